@@ -1,0 +1,5 @@
+export * from './constants.js';
+export * from './codes.js';
+export * from './validators.js';
+export * from './format.js';
+export * from './schemas/index.js';

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { MAIL_STATUSES } from '../constants.js';
+import { FORBIDDEN_NAME_CHARS, hasForbiddenNameChar } from '../validators.js';
+import { flag, folderId, idList, mailId, page, Paged, size } from './common.js';
+
+export const Folder = z.object({
+  mid: z.string(),
+  name: z.string(),
+  parent: z.string().optional(),
+  count: z.number().int(),
+  total: z.number().int(),
+});
+export type Folder = z.infer<typeof Folder>;
+
+export const MboxIndex = z.object({ system: z.array(Folder), custom: z.array(Folder) });
+export type MboxIndex = z.infer<typeof MboxIndex>;
+
+export const Address = z.object({ name: z.string(), address: z.string() });
+export type Address = z.infer<typeof Address>;
+
+export const MailStatus = z.enum(MAIL_STATUSES);
+
+export const MailSummary = z.object({
+  id: z.string(),
+  mid: z.string(),
+  subject: z.string(),
+  from: Address,
+  to: z.array(Address),
+  date: z.number().int(),
+  size: z.number().int(),
+  status: MailStatus,
+  read: z.boolean(),
+  star: z.boolean(),
+  urgent: z.boolean(),
+  hasAttach: z.boolean(),
+  tags: z.array(z.string()),
+  snippet: z.string(),
+});
+export type MailSummary = z.infer<typeof MailSummary>;
+
+export const Attachment = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number().int(),
+  contentType: z.string(),
+  inline: z.boolean(),
+});
+export type Attachment = z.infer<typeof Attachment>;
+
+export const Mail = MailSummary.extend({
+  cc: z.array(Address),
+  bcc: z.array(Address),
+  replyTo: z.array(Address),
+  html: z.string(),
+  text: z.string(),
+  attachments: z.array(Attachment),
+  note: z.string(),
+  messageId: z.string(),
+  /** True when the HTML had remote images that are held back until allowed. */
+  remoteImages: z.boolean(),
+  imagesShown: z.boolean(),
+  prevId: z.string().nullable(),
+  nextId: z.string().nullable(),
+});
+export type Mail = z.infer<typeof Mail>;
+
+export const MailListQuery = z.object({ mid: folderId, page, size });
+export type MailListQuery = z.infer<typeof MailListQuery>;
+export const MailList = Paged(MailSummary);
+export type MailList = z.infer<typeof MailList>;
+
+export const ReadQuery = z.object({ mid: mailId, images: flag.optional() });
+export type ReadQuery = z.infer<typeof ReadQuery>;
+
+export const IdsInput = z.object({ ids: idList });
+export const MarkReadInput = z.object({ ids: idList, read: flag });
+export const StarInput = z.object({ ids: idList, star: flag });
+export const MoveInput = z.object({ ids: idList, to: folderId });
+export const FolderInput = z.object({ mid: folderId });
+export const Changed = z.object({ changed: z.number().int() });
+export type Changed = z.infer<typeof Changed>;
+
+export const FolderName = z.string({ error: 'is required' }).trim()
+  .min(1, 'Folder name must not be empty')
+  .max(64, 'Folder name is at most 64 characters')
+  .refine((n) => !hasForbiddenNameChar(n), `Folder name may not contain ${FORBIDDEN_NAME_CHARS.join(' ')}`);
+
+export const CreateFolderInput = z.object({ name: FolderName, parent: folderId.optional().or(z.literal('').transform(() => undefined)) });
+export type CreateFolderInput = z.infer<typeof CreateFolderInput>;
+
+export const AttachQuery = z.object({ id: z.string().regex(/^\d{1,18}\.\d{1,4}$/, 'is not a valid attachment id'), inline: flag.optional() });
+export const InlineQuery = z.object({ mid: mailId, cid: z.string().min(1).max(998) });
+export const ImageProxyQuery = z.object({ mid: mailId, url: z.string().url().max(4096) });

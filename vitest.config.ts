@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for the unit and integration suites. The e2e suite has its own config,
+// because it needs a built client and a browser.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'shared', include: ['packages/shared/test/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/test/**/*.test.ts'],
+          // Each file boots its own database; forks keep PGlite instances apart.
+          pool: 'forks',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+        },
+      },
+    ],
+  },
+});
