@@ -53,4 +53,4 @@ export const MAIL_STATUSES = [
   'sending', 'sent', 'send_failed', 'recalled',
   'audit_waiting', 'auditing', 'audit_passed', 'audit_rejected', 'unknown',
 ] as const;
-export type MailStatus = (typeof MAIL_STATUSES)[number];
+export type MailStatusValue = (typeof MAIL_STATUSES)[number];

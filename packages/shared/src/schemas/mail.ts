@@ -19,6 +19,7 @@ export const Address = z.object({ name: z.string(), address: z.string() });
 export type Address = z.infer<typeof Address>;
 
 export const MailStatus = z.enum(MAIL_STATUSES);
+export type MailStatus = z.infer<typeof MailStatus>;
 
 export const MailSummary = z.object({
   id: z.string(),

@@ -1,0 +1,36 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.js';
+
+// Reference counts of blobs. A count of 0 marks a blob for the collector; only the
+// collector removes files, under the row lock, so a concurrent writer that takes
+// the same lock afterwards sees the removal and restores the file (FileBlobStore.ensure).
+
+export async function addRefs(db: Db, hash: string, size: number, n: number): Promise<void> {
+  await db.insertInto('blobs').values({ hash, size, refcount: n })
+    .onConflict((oc) => oc.column('hash').doUpdateSet({ refcount: sql`blobs.refcount + excluded.refcount` }))
+    .execute();
+}
+
+export async function dropRefs(db: Db, counts: Map<string, number>): Promise<void> {
+  for (const [hash, n] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
+    await db.updateTable('blobs').set({ refcount: sql`refcount - ${n}` }).where('hash', '=', hash).execute();
+  }
+}
+
+export async function unreferenced(db: Db, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('blobs').select('hash').where('refcount', '=', 0).limit(limit).execute();
+  return rows.map((r) => r.hash);
+}
+
+/** Locks the row if it is still unreferenced and nothing else points at it. */
+export async function lockIfCollectable(db: Db, hash: string): Promise<boolean> {
+  const row = await db.selectFrom('blobs').select('hash').where('hash', '=', hash).where('refcount', '=', 0)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('mail_contents').select(sql`1`.as('x')).where('blob_hash', '=', hash))))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('outbox').select(sql`1`.as('x')).where('blob_hash', '=', hash))))
+    .forUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function deleteRow(db: Db, hash: string): Promise<void> {
+  await db.deleteFrom('blobs').where('hash', '=', hash).execute();
+}

@@ -1,0 +1,32 @@
+import type { Db } from '../db/connect.js';
+import type { BlobStore, StagedBlob } from './blob-store.js';
+import * as repo from './blob.repository.js';
+
+/** Ties the store's files to the database's reference counts. */
+export class BlobService {
+  constructor(private readonly db: Db, readonly store: BlobStore) {}
+
+  /** Inside a transaction: count `n` new references to a staged blob and make sure its file exists. */
+  async reference(trx: Db, staged: StagedBlob, n: number): Promise<void> {
+    await repo.addRefs(trx, staged.hash, staged.size, n);
+    await this.store.ensure(staged);
+  }
+
+  async unreference(trx: Db, counts: Map<string, number>): Promise<void> {
+    if (counts.size > 0) await repo.dropRefs(trx, counts);
+  }
+
+  /** Removes unreferenced blobs, each in its own short transaction. Returns how many went. */
+  async collect(limit = 500): Promise<number> {
+    let removed = 0;
+    for (const hash of await repo.unreferenced(this.db, limit)) {
+      await this.db.transaction().execute(async (trx) => {
+        if (!(await repo.lockIfCollectable(trx, hash))) return;
+        await this.store.delete(hash);
+        await repo.deleteRow(trx, hash);
+        removed += 1;
+      });
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,35 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { openServices } from '../runtime.js';
+
+// First-run setup for production (API.md): creates a company, its domain and its administrator.
+// Usage: npm run setup:company -- --company "Acme" --domain acme.com --admin admin@acme.com --password '…'
+const { values } = parseArgs({
+  options: { company: { type: 'string' }, domain: { type: 'string' }, admin: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+});
+const { company, domain, admin, password } = values;
+if (!company || !domain || !admin || !password) {
+  console.error('usage: npm run setup:company -- --company NAME --domain DOMAIN --admin ADDRESS --password PASSWORD [--name "Admin name"]');
+  process.exit(2);
+}
+if (!admin.toLowerCase().endsWith(`@${domain.toLowerCase()}`)) {
+  console.error(`the administrator address must be in ${domain}`);
+  process.exit(2);
+}
+if (password.length < 8) {
+  console.error('the password must be at least 8 characters');
+  process.exit(2);
+}
+const config = loadConfig();
+const { services, db } = await openServices(config);
+try {
+  const c = await services.companies.createCompany({ name: company, domain });
+  await services.companies.createUser(c, { email: admin, password, name: values.name ?? 'Administrator', role: 'admin', departmentId: c.rootDepartmentId });
+  console.log(`Created ${company} (${domain}) with administrator ${admin}.`);
+  console.log(`Publish this DKIM record: mw1._domainkey.${domain} TXT "${c.dkimTxt}"`);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+} finally {
+  await db.close();
+}

@@ -1,0 +1,72 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { Address } from '@mailwing/shared';
+
+// Row types of the tables in migrations/. bigint ids are read as JS numbers
+// (connect.ts sets both drivers that way); they stay below 2^53 in practice.
+
+type Id = Generated<number>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface CustomersTable { id: Id; email: string; password_hash: string; name: Generated<string>; balance_cents: Generated<number>; status: Generated<string>; created_at: CreatedAt }
+export interface CompaniesTable { id: Id; customer_id: number | null; name: string; plan: Generated<string>; seats: Generated<number>; expires_at: Date | null; status: Generated<string>; is_demo: Generated<boolean>; created_at: CreatedAt }
+export interface DomainsTable { id: Id; company_id: number; name: string; dkim_selector: string; dkim_private_key: string; dkim_public_key: string; created_at: CreatedAt }
+export interface DepartmentsTable { id: Id; company_id: number; parent_id: number | null; name: string; sort: Generated<number>; created_at: CreatedAt }
+export interface UsersTable {
+  id: Id; company_id: number; domain_id: number; department_id: number | null; email: string; password_hash: string;
+  name: Generated<string>; role: Generated<'user' | 'admin'>; job_title: Generated<string>; phone: Generated<string>;
+  quota_bytes: Generated<number>; used_bytes: Generated<number>; language: 'zh' | 'en' | null; status: Generated<'active' | 'disabled'>; created_at: CreatedAt;
+}
+export interface AliasesTable { id: Id; company_id: number; address: string; user_id: number }
+export interface MailGroupsTable { id: Id; company_id: number; address: string; name: string; department_id: number | null }
+export interface MailGroupMembersTable { group_id: number; user_id: number }
+export interface SessionsTable { id: Id; user_id: number; token_hash: string; ip: Generated<string>; user_agent: Generated<string>; created_at: CreatedAt; last_seen_at: Generated<Date>; expires_at: Date }
+export interface AuthFailuresTable { key: string; count: number; window_start: Date }
+export interface FoldersTable { user_id: number; mid: number; parent_mid: number | null; name: string; depth: number; unread: Generated<number>; total: Generated<number> }
+export interface BlobsTable { hash: string; size: number; refcount: Generated<number>; created_at: CreatedAt }
+export interface MailContentsTable {
+  id: Id; blob_hash: string; message_id: string; in_reply_to: string; references_list: string; subject: string;
+  from_name: string; from_address: string; to_list: Json<Address[]>; cc_list: Json<Address[]>; reply_to: Json<Address[]>;
+  sent_at: Date | null; snippet: string; html: string; text_body: string; attachments: Json<StoredAttachment[]>;
+  remote_images: boolean; urgent: boolean; parse_error: string | null; created_at: CreatedAt;
+}
+export interface MessagesTable {
+  id: Id; user_id: number; folder_mid: number; content_id: number; blob_hash: string; size: number;
+  received_at: ColumnType<Date, Date | undefined, Date>; seen: Generated<boolean>; star: Generated<boolean>; urgent: Generated<boolean>;
+  answered: Generated<boolean>; forwarded: Generated<boolean>; has_attach: Generated<boolean>; delivery_state: string | null;
+  bcc: ColumnType<Address[], string | undefined, string>; note: Generated<string>; images_allowed: Generated<boolean>;
+}
+export interface TagsTable { id: Id; user_id: number; name: string; color: Generated<string> }
+export interface MessageTagsTable { message_id: number; tag_id: number }
+export interface OutboxTable {
+  id: Id; message_id: number | null; company_id: number; blob_hash: string; mail_from: string; rcpt: string; idempotency_key: string;
+  status: Generated<'held' | 'queued' | 'sent' | 'failed'>; attempts: Generated<number>; next_attempt_at: Generated<Date>; last_error: Generated<string>;
+  created_at: CreatedAt; updated_at: Generated<Date>;
+}
+
+/** One attachment as found in the raw message; `index` is its position among mailparser's attachments. */
+export interface StoredAttachment { index: number; name: string; size: number; contentType: string; cid: string | null; inline: boolean }
+
+export interface Database {
+  customers: CustomersTable;
+  companies: CompaniesTable;
+  domains: DomainsTable;
+  departments: DepartmentsTable;
+  users: UsersTable;
+  aliases: AliasesTable;
+  mail_groups: MailGroupsTable;
+  mail_group_members: MailGroupMembersTable;
+  sessions: SessionsTable;
+  auth_failures: AuthFailuresTable;
+  folders: FoldersTable;
+  blobs: BlobsTable;
+  mail_contents: MailContentsTable;
+  messages: MessagesTable;
+  tags: TagsTable;
+  message_tags: MessageTagsTable;
+  outbox: OutboxTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewMessage = Insertable<MessagesTable>;
+export type MailContent = Selectable<MailContentsTable>;

@@ -1,0 +1,77 @@
+import type { Db } from '../../db/connect.js';
+import type { User } from '../../db/types.js';
+
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export async function findUserById(db: Db, id: number): Promise<User | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function companyName(db: Db, companyId: number): Promise<string> {
+  const row = await db.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirst();
+  return row?.name ?? '';
+}
+
+export interface LocalTarget {
+  userId: number;
+  /** 'direct' for a user or alias; 'group' when reached through a group or department address. */
+  via: 'direct' | 'group';
+}
+
+/** Resolves one address to the local mailboxes it reaches; empty when not hosted here. */
+export async function resolveLocal(db: Db, address: string): Promise<LocalTarget[]> {
+  const addr = address.toLowerCase();
+  const user = await db.selectFrom('users').select('id').where('email', '=', addr).where('status', '=', 'active').executeTakeFirst();
+  if (user) return [{ userId: user.id, via: 'direct' }];
+  const alias = await db.selectFrom('aliases').innerJoin('users', 'users.id', 'aliases.user_id')
+    .select('users.id').where('aliases.address', '=', addr).where('users.status', '=', 'active').executeTakeFirst();
+  if (alias) return [{ userId: alias.id, via: 'direct' }];
+  const members = await db.selectFrom('mail_groups')
+    .innerJoin('mail_group_members', 'mail_group_members.group_id', 'mail_groups.id')
+    .innerJoin('users', 'users.id', 'mail_group_members.user_id')
+    .select('users.id').where('mail_groups.address', '=', addr).where('users.status', '=', 'active').execute();
+  return members.map((m) => ({ userId: m.id, via: 'group' as const }));
+}
+
+export async function isHostedDomain(db: Db, domain: string): Promise<boolean> {
+  const row = await db.selectFrom('domains').select('id').where('name', '=', domain.toLowerCase()).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertCompany(db: Db, v: { name: string; isDemo: boolean; customerId?: number | null }): Promise<number> {
+  const row = await db.insertInto('companies').values({ name: v.name, is_demo: v.isDemo, customer_id: v.customerId ?? null }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertDomain(db: Db, v: { companyId: number; name: string; selector: string; privateKey: string; publicKey: string }): Promise<number> {
+  const row = await db.insertInto('domains').values({
+    company_id: v.companyId, name: v.name.toLowerCase(), dkim_selector: v.selector, dkim_private_key: v.privateKey, dkim_public_key: v.publicKey,
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertDepartment(db: Db, v: { companyId: number; parentId: number | null; name: string }): Promise<number> {
+  const row = await db.insertInto('departments').values({ company_id: v.companyId, parent_id: v.parentId, name: v.name }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertUser(db: Db, v: {
+  companyId: number; domainId: number; departmentId: number | null; email: string; passwordHash: string; name: string; role: 'user' | 'admin'; jobTitle?: string;
+}): Promise<number> {
+  const row = await db.insertInto('users').values({
+    company_id: v.companyId, domain_id: v.domainId, department_id: v.departmentId, email: v.email.toLowerCase(),
+    password_hash: v.passwordHash, name: v.name, role: v.role, job_title: v.jobTitle ?? '', language: null,
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function updatePasswordHash(db: Db, userId: number, hash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+}

@@ -1,0 +1,46 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect.js';
+
+export async function insertSession(db: Db, v: { userId: number; tokenHash: string; ip: string; userAgent: string; expiresAt: Date }): Promise<void> {
+  await db.insertInto('sessions').values({ user_id: v.userId, token_hash: v.tokenHash, ip: v.ip, user_agent: v.userAgent.slice(0, 300), expires_at: v.expiresAt }).execute();
+}
+
+export async function findLiveSession(db: Db, tokenHash: string) {
+  return db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id as sessionId', 'sessions.last_seen_at as lastSeenAt', 'users.id as userId', 'users.email', 'users.company_id as companyId', 'users.role'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', sql<Date>`now()`)
+    .where('users.status', '=', 'active')
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Db, sessionId: number): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: sql`now()` }).where('id', '=', sessionId).execute();
+}
+
+export async function deleteSession(db: Db, sessionId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+/** Failures counted inside the current window for each key. */
+export async function failureCounts(db: Db, keys: string[], windowSeconds: number) {
+  return db.selectFrom('auth_failures')
+    .select(['key', 'count', sql<number>`extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now()))`.as('secondsLeft')])
+    .where('key', 'in', keys)
+    .where('window_start', '>', sql<Date>`now() - make_interval(secs => ${windowSeconds})`)
+    .execute();
+}
+
+export async function recordFailure(db: Db, key: string, windowSeconds: number): Promise<void> {
+  const expired = sql<boolean>`auth_failures.window_start <= now() - make_interval(secs => ${windowSeconds})`;
+  await db.insertInto('auth_failures').values({ key, count: 1, window_start: sql`now()` })
+    .onConflict((oc) => oc.column('key').doUpdateSet({
+      count: sql`CASE WHEN ${expired} THEN 1 ELSE auth_failures.count + 1 END`,
+      window_start: sql`CASE WHEN ${expired} THEN now() ELSE auth_failures.window_start END`,
+    }))
+    .execute();
+}
+
+export async function clearFailures(db: Db, key: string): Promise<void> {
+  await db.deleteFrom('auth_failures').where('key', '=', key).execute();
+}

@@ -1,0 +1,86 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Code, type Account, type AutoLoginInput, type LoginInput, type SessionResult } from '@mailwing/shared';
+import type { Db } from '../../db/connect.js';
+import { AppError } from '../../errors.js';
+import * as accounts from '../account/account.repository.js';
+import { DUMMY_HASH, verifyPassword } from '../account/password.js';
+import * as repo from './auth.repository.js';
+import { FailureLimiter } from './rate-limit.js';
+
+export interface AuthContext {
+  sessionId: number;
+  userId: number;
+  email: string;
+  companyId: number;
+  role: 'user' | 'admin';
+  token: string;
+}
+
+const ACCOUNT_FAILURES = 5;
+const IP_FAILURES = 30;
+const WINDOW_SECONDS = 15 * 60;
+// Refreshing last_seen on every request would turn each read into a write.
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export class AuthService {
+  private readonly limiter: FailureLimiter;
+
+  constructor(private readonly db: Db, private readonly sessionDays: number) {
+    this.limiter = new FailureLimiter(db, WINDOW_SECONDS);
+  }
+
+  async login(input: LoginInput, client: { ip: string; userAgent: string }): Promise<SessionResult> {
+    const limits = [{ key: `login:acct:${input.email}`, max: ACCOUNT_FAILURES }, { key: `login:ip:${client.ip}`, max: IP_FAILURES }];
+    await this.limiter.check(limits);
+    const user = await accounts.findUserByEmail(this.db, input.email);
+    const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
+    if (!user || !ok || user.status !== 'active') {
+      await this.limiter.fail(limits);
+      throw new AppError(Code.Forbidden, 'Login account error: the address or password is incorrect.');
+    }
+    await this.limiter.clear(`login:acct:${input.email}`);
+    const token = await this.createSession(user.id, client);
+    return { token, email: user.email };
+  }
+
+  async createSession(userId: number, client: { ip: string; userAgent: string }): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + this.sessionDays * 86_400_000);
+    await repo.insertSession(this.db, { userId, tokenHash: hashToken(token), ip: client.ip, userAgent: client.userAgent, expiresAt });
+    return token;
+  }
+
+  async authenticate(token: string): Promise<AuthContext | null> {
+    if (token.length < 20 || token.length > 200) return null;
+    const s = await repo.findLiveSession(this.db, hashToken(token));
+    if (!s) return null;
+    if (Date.now() - s.lastSeenAt.getTime() > TOUCH_EVERY_MS) await repo.touchSession(this.db, s.sessionId);
+    return { sessionId: s.sessionId, userId: s.userId, email: s.email, companyId: s.companyId, role: s.role, token };
+  }
+
+  /**
+   * Password-free entry (spec §1): the page carries a token and the mailbox it is for.
+   * A live session token of exactly that mailbox is accepted; anything else is code 501.
+   */
+  async autoLogin(input: AutoLoginInput): Promise<SessionResult> {
+    const email = input.email ?? `${input.user}@${input.domain}`;
+    const ctx = await this.authenticate(input.token);
+    if (!ctx || ctx.email !== email) throw new AppError(Code.AutoLoginRefused, 'Auto-login refused: the link has expired or is not for this mailbox. Please log in.');
+    return { token: input.token, email };
+  }
+
+  async logout(ctx: AuthContext): Promise<void> {
+    await repo.deleteSession(this.db, ctx.sessionId);
+  }
+
+  async account(ctx: AuthContext): Promise<Account> {
+    const user = await accounts.findUserById(this.db, ctx.userId);
+    if (!user) throw new AppError(Code.Unauthorized, 'You are currently logged out. Please log in again.');
+    return {
+      email: user.email, name: user.name, role: user.role, company: await accounts.companyName(this.db, user.company_id),
+      language: user.language, quotaBytes: Number(user.quota_bytes), usedBytes: Number(user.used_bytes),
+    };
+  }
+}

@@ -1,0 +1,44 @@
+import { FIRST_CUSTOM_FOLDER_ID, FOLDER_MAX_DEPTH, type CreateFolderInput, type Folder, type MboxIndex } from '@mailwing/shared';
+import type { Db } from '../../db/connect.js';
+import { invalid, notFound } from '../../errors.js';
+import * as repo from './mailbox.repository.js';
+
+type FolderRow = { mid: number; parent_mid: number | null; name: string; unread: number; total: number };
+
+const toFolder = (r: FolderRow): Folder => ({
+  mid: String(r.mid), name: r.name, ...(r.parent_mid !== null ? { parent: String(r.parent_mid) } : {}), count: r.unread, total: r.total,
+});
+
+export class MailboxService {
+  constructor(private readonly db: Db) {}
+
+  async index(userId: number): Promise<MboxIndex> {
+    const rows = await repo.listFolders(this.db, userId);
+    return {
+      system: rows.filter((r) => r.mid < FIRST_CUSTOM_FOLDER_ID).map(toFolder),
+      custom: rows.filter((r) => r.mid >= FIRST_CUSTOM_FOLDER_ID).map(toFolder),
+    };
+  }
+
+  /** A folder id the caller owns, or 404 (the same for missing and foreign). */
+  async requireFolder(userId: number, mid: string) {
+    const row = await repo.findFolder(this.db, userId, Number(mid));
+    if (!row) throw notFound('Folder');
+    return row;
+  }
+
+  async createFolder(userId: number, input: CreateFolderInput): Promise<Folder> {
+    let depth = 1;
+    let parentMid: number | null = null;
+    if (input.parent !== undefined) {
+      const parent = await this.requireFolder(userId, input.parent);
+      // System folders hold mail, not sub-folders; custom trees hang from the root.
+      if (parent.mid < FIRST_CUSTOM_FOLDER_ID) throw invalid('parent', 'Folders can only be created inside your own folders');
+      depth = parent.depth + 1;
+      parentMid = parent.mid;
+    }
+    if (depth > FOLDER_MAX_DEPTH) throw invalid('parent', `Only ${FOLDER_MAX_DEPTH} levels of folders may be created`);
+    if (await repo.siblingNameTaken(this.db, userId, parentMid, input.name)) throw invalid('name', 'A folder with this name already exists here');
+    return toFolder(await repo.insertFolder(this.db, { userId, parentMid, name: input.name, depth }));
+  }
+}

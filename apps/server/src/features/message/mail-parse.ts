@@ -1,0 +1,128 @@
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { Address } from '@mailwing/shared';
+import type { StoredAttachment } from '../../db/types.js';
+import { sanitizeMailHtml } from './html-sanitizer.js';
+
+/** What the database keeps of a parsed message, shared by every recipient. */
+export interface ParsedContent {
+  messageId: string;
+  inReplyTo: string;
+  references: string;
+  subject: string;
+  from: Address;
+  to: Address[];
+  cc: Address[];
+  replyTo: Address[];
+  date: Date | null;
+  snippet: string;
+  html: string;
+  text: string;
+  attachments: StoredAttachment[];
+  remoteImages: string[];
+  urgent: boolean;
+  parseError: string | null;
+}
+
+const PARSE_TIMEOUT_MS = 30_000;
+const MAX_TEXT = 2 * 1024 * 1024;
+
+function addresses(obj: AddressObject | AddressObject[] | undefined): Address[] {
+  const list = obj === undefined ? [] : Array.isArray(obj) ? obj : [obj];
+  const out: Address[] = [];
+  const walk = (items: AddressObject['value']) => {
+    for (const a of items) {
+      if (a.group) walk(a.group);
+      else if (a.address) out.push({ name: a.name ?? '', address: a.address.toLowerCase() });
+    }
+  };
+  for (const o of list) walk(o.value);
+  return out;
+}
+
+function isUrgent(mail: ParsedMail): boolean {
+  const h = mail.headers;
+  const prio = String(h.get('x-priority') ?? '');
+  const importance = String(h.get('importance') ?? '').toLowerCase();
+  const priority = String(h.get('priority') ?? '').toLowerCase();
+  return mail.priority === 'high' || /^\s*[12]\b/.test(prio) || importance === 'high' || priority === 'urgent';
+}
+
+function snippetOf(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 140);
+}
+
+/** Readable text of sanitised HTML, for the snippet of a mail that has no text part. */
+function htmlToPlain(html: string): string {
+  return html.replace(/<(br|p|div|li|tr|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+}
+
+function messageIdOf(v: unknown): string {
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/**
+ * Parses a raw message with mailparser (charsets incl. GB2312/GBK/GB18030/Big5/ISO-2022-JP,
+ * RFC 2047 words). A message mailparser refuses (over 1,000 parts, a header over 1 MB,
+ * a stall) still gets stored: it becomes a placeholder whose only attachment is the
+ * original, so nothing is lost and the reader can see why.
+ */
+export async function parseMail(raw: Buffer, fallbackFrom: string): Promise<ParsedContent> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const mail = await Promise.race([
+      simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 10 * 1024 * 1024 }),
+      new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('parse timed out')), PARSE_TIMEOUT_MS); }),
+    ]);
+    const text = (mail.text ?? '').slice(0, MAX_TEXT);
+    const sanitized = typeof mail.html === 'string' ? sanitizeMailHtml(mail.html) : { html: '', remoteImages: [] };
+    const attachments: StoredAttachment[] = mail.attachments.map((a, index) => ({
+      index,
+      name: a.filename ?? (a.contentType === 'message/rfc822' ? `message-${index + 1}.eml` : `attachment-${index + 1}`),
+      size: a.size,
+      contentType: a.contentType || 'application/octet-stream',
+      cid: a.contentId ? a.contentId.replace(/^<|>$/g, '') : null,
+      inline: a.contentDisposition === 'inline' && Boolean(a.contentId) && a.related === true,
+    }));
+    const from = addresses(mail.from)[0] ?? { name: '', address: fallbackFrom.toLowerCase() };
+    return {
+      messageId: messageIdOf(mail.messageId),
+      inReplyTo: messageIdOf(mail.inReplyTo),
+      references: Array.isArray(mail.references) ? mail.references.join(' ') : (mail.references ?? ''),
+      subject: (mail.subject ?? '').slice(0, 998),
+      from,
+      to: addresses(mail.to),
+      cc: addresses(mail.cc),
+      replyTo: addresses(mail.replyTo),
+      date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
+      snippet: snippetOf(text || htmlToPlain(sanitized.html)),
+      html: sanitized.html,
+      text,
+      attachments,
+      remoteImages: sanitized.remoteImages,
+      urgent: isUrgent(mail),
+      parseError: null,
+    };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const text = `This message could not be read (${reason}). The original is attached unchanged as original.eml.`;
+    return {
+      messageId: '', inReplyTo: '', references: '',
+      subject: '(message could not be read)',
+      from: { name: '', address: fallbackFrom.toLowerCase() },
+      to: [], cc: [], replyTo: [], date: null,
+      snippet: snippetOf(text), html: '', text,
+      attachments: [{ index: -1, name: 'original.eml', size: raw.length, contentType: 'message/rfc822', cid: null, inline: false }],
+      remoteImages: [], urgent: false, parseError: reason,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The bytes of attachment `index` of a raw message; -1 is the raw message itself. */
+export async function extractAttachment(raw: Buffer, index: number): Promise<Buffer | null> {
+  if (index < 0) return raw;
+  const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+  return mail.attachments[index]?.content ?? null;
+}

@@ -1,0 +1,111 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../../db/connect.js';
+import type { Database, NewMessage } from '../../db/types.js';
+import type { ParsedContent } from './mail-parse.js';
+
+// Every query here takes the owner's user id: a message id alone never reaches a row.
+
+export async function insertContent(db: Db, hash: string, p: ParsedContent): Promise<number> {
+  const row = await db.insertInto('mail_contents').values({
+    blob_hash: hash, message_id: p.messageId, in_reply_to: p.inReplyTo, references_list: p.references, subject: p.subject,
+    from_name: p.from.name, from_address: p.from.address, to_list: JSON.stringify(p.to), cc_list: JSON.stringify(p.cc),
+    reply_to: JSON.stringify(p.replyTo), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
+    attachments: JSON.stringify(p.attachments), remote_images: p.remoteImages.length > 0, urgent: p.urgent, parse_error: p.parseError,
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertMessages(db: Db, rows: NewMessage[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const out = await db.insertInto('messages').values(rows).returning('id').execute();
+  return out.map((r) => r.id);
+}
+
+const summaryColumns = [
+  'm.id', 'm.folder_mid', 'm.size', 'm.received_at', 'm.seen', 'm.star', 'm.urgent', 'm.answered', 'm.forwarded', 'm.has_attach',
+  'm.delivery_state', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.snippet', 'c.sent_at',
+] as const;
+
+export async function listFolder(db: Db, userId: number, folderMid: number, limit: number, offset: number) {
+  return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id').select(summaryColumns)
+    .where('m.user_id', '=', userId).where('m.folder_mid', '=', folderMid)
+    .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc').limit(limit).offset(offset).execute();
+}
+export type SummaryRow = Awaited<ReturnType<typeof listFolder>>[number];
+
+export async function folderTotal(db: Db, userId: number, folderMid: number): Promise<number> {
+  const row = await db.selectFrom('folders').select('total').where('user_id', '=', userId).where('mid', '=', folderMid).executeTakeFirst();
+  return row?.total ?? 0;
+}
+
+export async function tagsOf(db: Db, messageIds: number[]): Promise<Map<number, string[]>> {
+  const map = new Map<number, string[]>();
+  if (messageIds.length === 0) return map;
+  const rows = await db.selectFrom('message_tags as mt').innerJoin('tags as t', 't.id', 'mt.tag_id')
+    .select(['mt.message_id', 't.name']).where('mt.message_id', 'in', messageIds).orderBy('t.name').execute();
+  for (const r of rows) map.set(r.message_id, [...(map.get(r.message_id) ?? []), r.name]);
+  return map;
+}
+
+export async function findOne(db: Db, userId: number, id: number) {
+  return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
+    .select([...summaryColumns, 'm.bcc', 'm.note', 'm.images_allowed', 'm.blob_hash', 'c.cc_list', 'c.reply_to', 'c.html', 'c.text_body',
+      'c.attachments', 'c.message_id', 'c.remote_images'])
+    .where('m.user_id', '=', userId).where('m.id', '=', id).executeTakeFirst();
+}
+
+/** The ids either side of a message in its folder's newest-first order. */
+export async function neighbours(db: Db, userId: number, folderMid: number, receivedAt: Date, id: number) {
+  const base = db.selectFrom('messages').select('id').where('user_id', '=', userId).where('folder_mid', '=', folderMid);
+  const newer = await base.where((eb) => eb.or([eb('received_at', '>', receivedAt), eb.and([eb('received_at', '=', receivedAt), eb('id', '>', id)])]))
+    .orderBy('received_at', 'asc').orderBy('id', 'asc').limit(1).executeTakeFirst();
+  const older = await base.where((eb) => eb.or([eb('received_at', '<', receivedAt), eb.and([eb('received_at', '=', receivedAt), eb('id', '<', id)])]))
+    .orderBy('received_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return { prev: newer?.id ?? null, next: older?.id ?? null };
+}
+
+/** Locks the caller's rows among `ids`; the caller compares counts to refuse foreign or missing ids. */
+export async function lockOwned(db: Db, userId: number, ids: number[]) {
+  return db.selectFrom('messages').select(['id', 'folder_mid', 'blob_hash', 'content_id']).where('user_id', '=', userId).where('id', 'in', ids)
+    .orderBy('id').forUpdate().execute();
+}
+
+const owned = (userId: number, ids: number[]) => (eb: ExpressionBuilder<Database, 'messages'>) =>
+  eb.and([eb('user_id', '=', userId), eb('id', 'in', ids)]);
+
+export async function setSeen(db: Db, userId: number, ids: number[], seen: boolean): Promise<number> {
+  const r = await db.updateTable('messages').set({ seen }).where(owned(userId, ids)).where('seen', '=', !seen).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function setStar(db: Db, userId: number, ids: number[], star: boolean): Promise<number> {
+  const r = await db.updateTable('messages').set({ star }).where(owned(userId, ids)).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function moveTo(db: Db, userId: number, ids: number[], folderMid: number): Promise<number> {
+  const r = await db.updateTable('messages').set({ folder_mid: folderMid }).where(owned(userId, ids)).where('folder_mid', '<>', folderMid).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function markFolderRead(db: Db, userId: number, folderMid: number): Promise<number> {
+  const r = await db.updateTable('messages').set({ seen: true }).where('user_id', '=', userId).where('folder_mid', '=', folderMid).where('seen', '=', false).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function allowImages(db: Db, userId: number, id: number): Promise<void> {
+  await db.updateTable('messages').set({ images_allowed: true }).where('user_id', '=', userId).where('id', '=', id).execute();
+}
+
+export async function deleteRows(db: Db, userId: number, ids: number[]): Promise<void> {
+  await db.deleteFrom('messages').where(owned(userId, ids)).execute();
+}
+
+/** Drops parsed contents that no mailbox points at any more; returns their blob hashes. */
+export async function deleteOrphanContents(db: Db, contentIds: number[]): Promise<string[]> {
+  if (contentIds.length === 0) return [];
+  const rows = await db.deleteFrom('mail_contents').where('id', 'in', contentIds)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('messages').select(sql`1`.as('x')).whereRef('messages.content_id', '=', 'mail_contents.id'))))
+    .returning('blob_hash').execute();
+  return rows.map((r) => r.blob_hash);
+}

@@ -1,0 +1,72 @@
+import { create as contentDisposition } from 'content-disposition';
+import type { FastifyReply } from 'fastify';
+import {
+  AttachQuery, Changed, envelope, FolderInput, IdsInput, ImageProxyQuery, InlineQuery, Mail, MailList, MailListQuery, MarkReadInput, MoveInput, ReadQuery, StarInput,
+} from '@mailwing/shared';
+import { notFound } from '../../errors.js';
+import { ok } from '../../http/envelope.js';
+import { caller, type App } from '../../http/types.js';
+import { fetchImage } from './image-proxy.js';
+import { extractAttachment } from './mail-parse.js';
+import type { MessageService } from './message.service.js';
+
+const changed = { response: { 200: envelope(Changed) } };
+
+// Types a browser could execute or render as a page are always downloaded, never shown inline.
+const ACTIVE_TYPES = /^(text\/html|application\/xhtml|image\/svg|text\/xml|application\/xml|application\/javascript|text\/javascript)/i;
+
+async function sendPart(reply: FastifyReply, raw: Buffer, meta: { index: number; name: string; contentType: string }, inline: boolean) {
+  const body = await extractAttachment(raw, meta.index);
+  if (!body) throw notFound('Attachment');
+  const type = meta.contentType || 'application/octet-stream';
+  const showInline = inline && !ACTIVE_TYPES.test(type);
+  return reply
+    .header('Content-Type', showInline || !ACTIVE_TYPES.test(type) ? type : 'application/octet-stream')
+    .header('Content-Disposition', contentDisposition(meta.name, { type: showInline ? 'inline' : 'attachment' }))
+    .header('Cache-Control', 'private, max-age=3600')
+    .send(body);
+}
+
+export function messageRoutes(app: App, messages: MessageService, opts: { imageProxyAllowPrivate: boolean }): void {
+  const tags = ['mail'];
+
+  app.get('/h5/mail/list', { schema: { tags, querystring: MailListQuery, response: { 200: envelope(MailList) } } }, async (req) =>
+    ok(await messages.list(caller(req).userId, req.query)));
+
+  app.get('/h5/read/index', { schema: { tags, querystring: ReadQuery, response: { 200: envelope(Mail) } } }, async (req) => {
+    const me = caller(req);
+    return ok(await messages.read(me.userId, req.query.mid, { images: req.query.images, token: me.token }));
+  });
+
+  app.post('/h5/mailop/read', { schema: { tags, body: MarkReadInput, ...changed } }, async (req) =>
+    ok({ changed: await messages.markRead(caller(req).userId, req.body.ids, req.body.read) }));
+  app.post('/h5/mailop/read-all', { schema: { tags, body: FolderInput, ...changed } }, async (req) =>
+    ok({ changed: await messages.markFolderRead(caller(req).userId, req.body.mid) }));
+  app.post('/h5/mailop/star', { schema: { tags, body: StarInput, ...changed } }, async (req) =>
+    ok({ changed: await messages.star(caller(req).userId, req.body.ids, req.body.star) }));
+  app.post('/h5/mailop/move', { schema: { tags, body: MoveInput, ...changed } }, async (req) =>
+    ok({ changed: await messages.move(caller(req).userId, req.body.ids, req.body.to) }));
+  app.post('/h5/mailop/delete', { schema: { tags, body: IdsInput, ...changed } }, async (req) =>
+    ok({ changed: await messages.remove(caller(req).userId, req.body.ids) }));
+  app.post('/h5/mailop/junk', { schema: { tags, body: IdsInput, ...changed } }, async (req) =>
+    ok({ changed: await messages.junk(caller(req).userId, req.body.ids) }));
+  app.post('/h5/mailop/purge', { schema: { tags, body: IdsInput, ...changed } }, async (req) =>
+    ok({ changed: await messages.purge(caller(req).userId, req.body.ids) }));
+
+  app.get('/h5/attach/download', { schema: { tags, querystring: AttachQuery } }, async (req, reply) => {
+    const { raw, meta } = await messages.attachment(caller(req).userId, req.query.id);
+    return sendPart(reply, raw, meta, req.query.inline === true);
+  });
+
+  app.get('/h5/read/inline', { schema: { tags, querystring: InlineQuery } }, async (req, reply) => {
+    const { raw, meta } = await messages.inlineByCid(caller(req).userId, req.query.mid, req.query.cid);
+    return sendPart(reply, raw, meta, true);
+  });
+
+  app.get('/h5/read/image', { schema: { tags, querystring: ImageProxyQuery } }, async (req, reply) => {
+    if (!(await messages.remoteImageAllowed(caller(req).userId, req.query.mid, req.query.url))) throw notFound('Image');
+    const image = await fetchImage(req.query.url, opts.imageProxyAllowPrivate).catch(() => null);
+    if (!image) throw notFound('Image');
+    return reply.header('Content-Type', image.contentType).header('Cache-Control', 'private, max-age=86400').send(image.body);
+  });
+}

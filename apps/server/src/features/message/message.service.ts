@@ -1,0 +1,159 @@
+import { SystemFolder, type Address, type Mail, type MailList, type MailListQuery, type MailStatus, type MailSummary } from '@mailwing/shared';
+import type { BlobService } from '../../blob/blob.service.js';
+import type { Db } from '../../db/connect.js';
+import type { StoredAttachment } from '../../db/types.js';
+import { invalid, notFound } from '../../errors.js';
+import type { MailboxService } from '../mailbox/mailbox.service.js';
+import { presentHtml } from './html-sanitizer.js';
+import * as repo from './message.repository.js';
+
+const DELIVERY_STATES = new Set<string>(['sending', 'sent', 'send_failed', 'recalled', 'audit_waiting', 'auditing', 'audit_passed', 'audit_rejected']);
+
+function statusOf(m: { delivery_state: string | null; seen: boolean; answered: boolean; forwarded: boolean }): MailStatus {
+  if (m.delivery_state) return DELIVERY_STATES.has(m.delivery_state) ? (m.delivery_state as MailStatus) : 'unknown';
+  if (m.answered && m.forwarded) return 'replied_forwarded';
+  if (m.answered) return 'replied';
+  if (m.forwarded) return 'forwarded';
+  return m.seen ? 'read' : 'unread';
+}
+
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+function toSummary(r: repo.SummaryRow, tags: string[]): MailSummary {
+  return {
+    id: String(r.id), mid: String(r.folder_mid), subject: r.subject, from: { name: r.from_name, address: r.from_address },
+    to: r.to_list as Address[], date: unix(r.sent_at ?? r.received_at), size: r.size, status: statusOf(r), read: r.seen, star: r.star,
+    urgent: r.urgent, hasAttach: r.has_attach, tags, snippet: r.snippet,
+  };
+}
+
+export interface ReadLinks {
+  token: string;
+}
+
+export class MessageService {
+  constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly mailbox: MailboxService) {}
+
+  async list(userId: number, q: MailListQuery): Promise<MailList> {
+    const folder = await this.mailbox.requireFolder(userId, q.mid);
+    const [rows, total] = await Promise.all([
+      repo.listFolder(this.db, userId, folder.mid, q.size, (q.page - 1) * q.size),
+      repo.folderTotal(this.db, userId, folder.mid),
+    ]);
+    const tags = await repo.tagsOf(this.db, rows.map((r) => r.id));
+    return { list: rows.map((r) => toSummary(r, tags.get(r.id) ?? [])), total, page: q.page, size: q.size };
+  }
+
+  private async requireMail(userId: number, id: string) {
+    const row = await repo.findOne(this.db, userId, Number(id));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** Opens a mail: marks it read, and with `images` allows its remote images from now on. */
+  async read(userId: number, id: string, opts: { images?: boolean; token: string }): Promise<Mail> {
+    const row = await this.requireMail(userId, id);
+    if (!row.seen) {
+      await repo.setSeen(this.db, userId, [row.id], true);
+      row.seen = true;
+    }
+    if (opts.images && !row.images_allowed) {
+      await repo.allowImages(this.db, userId, row.id);
+      row.images_allowed = true;
+    }
+    const [tags, near] = await Promise.all([repo.tagsOf(this.db, [row.id]), repo.neighbours(this.db, userId, row.folder_mid, row.received_at, row.id)]);
+    const t = encodeURIComponent(opts.token);
+    const html = presentHtml(row.html, {
+      inlineUrl: (cid) => `/h5/read/inline?mid=${row.id}&cid=${encodeURIComponent(cid)}&t=${t}`,
+      proxyUrl: (url) => `/h5/read/image?mid=${row.id}&url=${encodeURIComponent(url)}&t=${t}`,
+      showRemote: row.images_allowed,
+    });
+    const attachments = (row.attachments as StoredAttachment[]).map((a) => ({
+      id: `${row.id}.${a.index < 0 ? 9999 : a.index}`, name: a.name, size: a.size, contentType: a.contentType, inline: a.inline,
+    }));
+    return {
+      ...toSummary(row, tags.get(row.id) ?? []),
+      cc: row.cc_list as Address[], bcc: row.bcc, replyTo: row.reply_to as Address[], html, text: row.text_body, attachments,
+      note: row.note, messageId: row.message_id, remoteImages: row.remote_images, imagesShown: row.images_allowed,
+      prevId: near.prev === null ? null : String(near.prev), nextId: near.next === null ? null : String(near.next),
+    };
+  }
+
+  /**
+   * Runs a change on a batch that must be wholly the caller's: one foreign or missing
+   * id refuses the whole batch with 404 and changes nothing.
+   */
+  private async onOwned<T>(userId: number, ids: string[], fn: (trx: Db, rows: Awaited<ReturnType<typeof repo.lockOwned>>) => Promise<T>): Promise<T> {
+    const wanted = [...new Set(ids.map(Number))];
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await repo.lockOwned(trx, userId, wanted);
+      if (rows.length !== wanted.length) throw notFound();
+      return fn(trx, rows);
+    });
+  }
+
+  async markRead(userId: number, ids: string[], read: boolean): Promise<number> {
+    return this.onOwned(userId, ids, (trx, rows) => repo.setSeen(trx, userId, rows.map((r) => r.id), read));
+  }
+
+  async markFolderRead(userId: number, mid: string): Promise<number> {
+    const folder = await this.mailbox.requireFolder(userId, mid);
+    return repo.markFolderRead(this.db, userId, folder.mid);
+  }
+
+  async star(userId: number, ids: string[], star: boolean): Promise<number> {
+    return this.onOwned(userId, ids, (trx, rows) => repo.setStar(trx, userId, rows.map((r) => r.id), star));
+  }
+
+  async move(userId: number, ids: string[], to: string): Promise<number> {
+    const folder = await this.mailbox.requireFolder(userId, to);
+    return this.onOwned(userId, ids, (trx, rows) => repo.moveTo(trx, userId, rows.map((r) => r.id), folder.mid));
+  }
+
+  async remove(userId: number, ids: string[]): Promise<number> {
+    return this.move(userId, ids, SystemFolder.Deleted);
+  }
+
+  async junk(userId: number, ids: string[]): Promise<number> {
+    return this.move(userId, ids, SystemFolder.Spam);
+  }
+
+  /** Permanent delete, only from Deleted or Spam; frees blobs no mailbox references any more. */
+  async purge(userId: number, ids: string[]): Promise<number> {
+    const n = await this.onOwned(userId, ids, async (trx, rows) => {
+      const allowed = new Set([Number(SystemFolder.Deleted), Number(SystemFolder.Spam)]);
+      if (rows.some((r) => !allowed.has(r.folder_mid))) throw invalid('ids', 'Only mail in Deleted or Spam can be deleted permanently');
+      await repo.deleteRows(trx, userId, rows.map((r) => r.id));
+      const counts = new Map<string, number>();
+      for (const r of rows) counts.set(r.blob_hash, (counts.get(r.blob_hash) ?? 0) + 1);
+      await this.blobs.unreference(trx, counts);
+      await repo.deleteOrphanContents(trx, [...new Set(rows.map((r) => r.content_id))]);
+      return rows.length;
+    });
+    await this.blobs.collect();
+    return n;
+  }
+
+  /** The raw message and the stored description of one attachment (index 9999 = the whole original). */
+  async attachment(userId: number, attachId: string): Promise<{ raw: Buffer; meta: StoredAttachment }> {
+    const [mailId, idx] = attachId.split('.');
+    const row = await this.requireMail(userId, mailId ?? '');
+    const index = Number(idx) === 9999 ? -1 : Number(idx);
+    const meta = (row.attachments as StoredAttachment[]).find((a) => a.index === index);
+    if (!meta) throw notFound('Attachment');
+    return { raw: await this.blobs.store.get(row.blob_hash), meta };
+  }
+
+  async inlineByCid(userId: number, mailId: string, cid: string): Promise<{ raw: Buffer; meta: StoredAttachment }> {
+    const row = await this.requireMail(userId, mailId);
+    const meta = (row.attachments as StoredAttachment[]).find((a) => a.cid === cid);
+    if (!meta) throw notFound('Attachment');
+    return { raw: await this.blobs.store.get(row.blob_hash), meta };
+  }
+
+  /** The remote image URLs a mail holds back; the proxy serves only these. */
+  async remoteImageAllowed(userId: number, mailId: string, url: string): Promise<boolean> {
+    const row = await this.requireMail(userId, mailId);
+    return row.images_allowed && row.html.includes(`data-mw-src="${url.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`);
+  }
+}

@@ -1,0 +1,69 @@
+import path from 'node:path';
+import type { FastifyServerOptions } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { buildApp } from './app.js';
+import { FileBlobStore } from './blob/file-blob-store.js';
+import type { Config } from './config.js';
+import { connect, migrate, type DbHandle } from './db/connect.js';
+import { seedDemo } from './demo/seed.js';
+import type { App } from './http/types.js';
+import { createServices, type Services } from './services.js';
+import { createSmtpReceiver, listenSmtp } from './smtp/smtp-receiver.js';
+
+export interface Runtime {
+  services: Services;
+  app: App;
+  httpPort: number;
+  smtpPort: number;
+  stop(): Promise<void>;
+}
+
+const redactUrl = (url: string) => url.replace(/([?&](?:t|token|ltoken)=)[^&]*/g, '$1[redacted]');
+
+export function createLogger(level: string): Logger {
+  return pino({ level, redact: ['req.headers.authorization'] });
+}
+
+/** Opens storage, migrates, and builds the services: shared by the server, the CLI and the tests. */
+export async function openServices(config: Config, opts: { memoryDb?: boolean } = {}): Promise<{ services: Services; db: DbHandle }> {
+  const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb });
+  await migrate(db.db);
+  const store = new FileBlobStore(path.join(config.dataDir, 'blobs'));
+  await store.init();
+  return { services: createServices(config, db.db, store), db };
+}
+
+/** Starts HTTP, SMTP and the workers. Used by main.ts and by tests that need real sockets. */
+export async function startRuntime(config: Config, opts: { memoryDb?: boolean; seed?: boolean; log?: Logger } = {}): Promise<Runtime> {
+  const log = opts.log ?? createLogger(config.logLevel);
+  const { services, db } = await openServices(config, opts);
+  if (opts.seed ?? !config.production) await seedDemo(services, log);
+
+  const logger: FastifyServerOptions['logger'] = config.logLevel === 'silent' ? false : {
+    level: config.logLevel,
+    serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), id: req.id }) },
+  };
+  const app = await buildApp(services, { logger });
+  await app.listen({ port: config.port, host: config.host });
+  const httpAddr = app.server.address();
+  const httpPort = typeof httpAddr === 'object' && httpAddr ? httpAddr.port : config.port;
+
+  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log }, config.smtp);
+  const smtpPort = await listenSmtp(smtp, config.smtp.port, config.smtp.host);
+
+  const timers: NodeJS.Timeout[] = [];
+  if (config.workers) {
+    // Collects blobs whose last reference went away (a purge collects its own at once; this catches crashes in between).
+    timers.push(setInterval(() => { services.blobs.collect().catch((err: unknown) => log.error({ err }, 'blob collection failed')); }, 10 * 60_000));
+  }
+
+  return {
+    services, app, httpPort, smtpPort,
+    async stop() {
+      for (const t of timers) clearInterval(t);
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await app.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { BlobStore } from './blob/blob-store.js';
+import { BlobService } from './blob/blob.service.js';
+import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import { CompanyService } from './features/admin/company.service.js';
+import { AuthService } from './features/auth/auth.service.js';
+import { MailboxService } from './features/mailbox/mailbox.service.js';
+import { IngestService } from './features/message/ingest.service.js';
+import { MessageService } from './features/message/message.service.js';
+
+export interface Services {
+  config: Config;
+  db: Db;
+  blobs: BlobService;
+  auth: AuthService;
+  mailbox: MailboxService;
+  messages: MessageService;
+  ingest: IngestService;
+  companies: CompanyService;
+}
+
+/** Wires the feature services together; no I/O happens here. */
+export function createServices(config: Config, db: Db, store: BlobStore): Services {
+  const blobs = new BlobService(db, store);
+  const mailbox = new MailboxService(db);
+  return {
+    config, db, blobs, mailbox,
+    auth: new AuthService(db, config.sessionDays),
+    messages: new MessageService(db, blobs, mailbox),
+    ingest: new IngestService(db, blobs),
+    companies: new CompanyService(db),
+  };
+}

@@ -1,0 +1,106 @@
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import type { Logger } from 'pino';
+import { resolveLocal, isHostedDomain, type LocalTarget } from '../features/account/account.repository.js';
+import type { IngestService, LocalRecipient } from '../features/message/ingest.service.js';
+import type { Db } from '../db/connect.js';
+import { traceHeaders } from './received-header.js';
+import { SystemFolder } from '@mailwing/shared';
+
+const MAX_RECIPIENTS = 100;
+
+export interface SmtpReceiverOptions {
+  hostname: string;
+  maxBytes: number;
+  socketTimeoutMs: number;
+}
+
+type SmtpError = Error & { responseCode: number };
+const reply = (code: number, text: string): SmtpError => Object.assign(new Error(text), { responseCode: code });
+
+/**
+ * The MX for hosted domains (smtp-server). No SQL here: recipients are resolved
+ * and mail is stored through the account and message features. A message is
+ * acknowledged with 250 only after IngestService has fsynced and committed it.
+ */
+export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger }, opts: SmtpReceiverOptions): SMTPServer {
+  const targets = new WeakMap<SMTPServerSession, Map<string, LocalTarget[]>>();
+
+  return new SMTPServer({
+    name: opts.hostname,
+    banner: 'Mailwing ESMTP',
+    size: opts.maxBytes,
+    authOptional: true,
+    disabledCommands: ['AUTH'],
+    socketTimeout: opts.socketTimeoutMs,
+    closeTimeout: 5_000,
+    maxClients: 500,
+    logger: false,
+
+    onMailFrom(_address: SMTPServerAddress, session, cb) {
+      targets.set(session, new Map());
+      cb();
+    },
+
+    onRcptTo(address: SMTPServerAddress, session, cb) {
+      const rcpt = address.address.toLowerCase();
+      const map = targets.get(session) ?? new Map<string, LocalTarget[]>();
+      targets.set(session, map);
+      if (map.size >= MAX_RECIPIENTS) return cb(reply(452, '4.5.3 Too many recipients in one transaction'));
+      (async () => {
+        const found = await resolveLocal(deps.db, rcpt);
+        if (found.length > 0) {
+          map.set(rcpt, found);
+          return cb();
+        }
+        const domain = rcpt.split('@')[1] ?? '';
+        if (domain && (await isHostedDomain(deps.db, domain))) return cb(reply(550, `5.1.1 <${rcpt}>: no such mailbox here`));
+        return cb(reply(550, `5.7.1 <${rcpt}>: relaying denied, this server only accepts mail for its hosted domains`));
+      })().catch((err: unknown) => {
+        deps.log.error({ err }, 'recipient lookup failed');
+        cb(reply(451, '4.3.0 Temporary lookup failure, try again later'));
+      });
+    },
+
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('error', (err) => cb(reply(451, `4.3.0 ${err.message}`)));
+      stream.on('end', () => {
+        if (stream.sizeExceeded) return cb(reply(552, `5.3.4 Message exceeds the size limit of ${opts.maxBytes} bytes`));
+        const raw = Buffer.concat([Buffer.from(traceHeaders(session, opts.hostname)), ...chunks]);
+        const recipients = toRecipients(targets.get(session));
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+        deps.ingest.deliver(raw, from, recipients).then(
+          (ids) => cb(null, `2.0.0 Ok: stored as ${ids[0] ?? 0}`),
+          (err: unknown) => {
+            deps.log.error({ err }, 'storing an incoming message failed');
+            cb(reply(451, '4.3.0 Temporary failure storing the message, try again later'));
+          },
+        );
+      });
+    },
+  });
+}
+
+/** One row per mailbox: a direct address wins over reaching the same person through a group. */
+function toRecipients(map: Map<string, LocalTarget[]> | undefined): LocalRecipient[] {
+  const byUser = new Map<number, LocalRecipient>();
+  for (const list of map?.values() ?? []) {
+    for (const t of list) {
+      const folderMid = Number(t.via === 'group' ? SystemFolder.GroupMail : SystemFolder.Inbox);
+      const prev = byUser.get(t.userId);
+      if (!prev || folderMid < prev.folderMid) byUser.set(t.userId, { userId: t.userId, folderMid });
+    }
+  }
+  return [...byUser.values()];
+}
+
+export function listenSmtp(server: SMTPServer, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(port, host, () => {
+      const addr = server.server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    });
+  });
+}

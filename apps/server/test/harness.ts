@@ -1,0 +1,105 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import pg from 'pg';
+import { testConfig, type Config } from '../src/config.js';
+import { startRuntime, type Runtime } from '../src/runtime.js';
+
+// Real sockets, a real database and real files for every test file. With DATABASE_URL
+// set, each file gets a database of its own on that server, dropped afterwards.
+
+export interface TestServer {
+  rt: Runtime;
+  base: string;
+  smtpPort: number;
+  dataDir: string;
+  login(email: string, password?: string): Promise<string>;
+  get<T = unknown>(route: string, query?: Record<string, string | number>, token?: string): Promise<Envelope<T>>;
+  post<T = unknown>(route: string, body?: Record<string, string | number>, token?: string): Promise<Envelope<T>>;
+  send(mail: nodemailer.SendMailOptions, envelope?: { from: string; to: string[] }): Promise<{ response: string; accepted: unknown[]; rejected: unknown[] }>;
+  stop(): Promise<void>;
+}
+
+export interface Envelope<T> { code: number; data: T; error?: unknown; retryAfter?: number }
+
+async function freshDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `mw_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}, opts: { seed?: boolean } = {}): Promise<TestServer> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-test-'));
+  const pgDb = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL) : null;
+  const config = testConfig({ dataDir, databaseUrl: pgDb?.url, ...overrides });
+  const rt = await startRuntime(config, { seed: opts.seed ?? true });
+  const base = `http://127.0.0.1:${rt.httpPort}`;
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: rt.smtpPort, secure: false, ignoreTLS: true, pool: false });
+
+  const call = async <T>(method: 'GET' | 'POST', route: string, params: Record<string, string | number> = {}, token?: string): Promise<Envelope<T>> => {
+    const p = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const res = method === 'GET'
+      ? await fetch(`${base}${route}?${p}`, { headers })
+      : await fetch(`${base}${route}`, { method, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: p.toString() });
+    return (await res.json()) as Envelope<T>;
+  };
+
+  return {
+    rt, base, smtpPort: rt.smtpPort, dataDir,
+    async login(email, password = 'demo1234') {
+      const r = await call<{ token: string }>('POST', '/h5/login/h5', { email, password });
+      if (r.code !== 200) throw new Error(`login ${email} failed: ${JSON.stringify(r)}`);
+      return r.data.token;
+    },
+    get: (route, query, token) => call('GET', route, query, token),
+    post: (route, body, token) => call('POST', route, body, token),
+    send: (mail, envelope) => transport.sendMail(envelope ? { ...mail, envelope } : mail),
+    async stop() {
+      transport.close();
+      await rt.stop();
+      await pgDb?.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Sends raw SMTP lines over a socket and collects the replies: for input nodemailer would never produce. */
+export async function rawSmtp(port: number, script: (io: { send(line: string): void; reply(): Promise<string>; sendRaw(data: string | Buffer): void; closed: Promise<void> }) => Promise<void>): Promise<void> {
+  const net = await import('node:net');
+  const socket = net.connect(port, '127.0.0.1');
+  let buffer = '';
+  const waiters: ((s: string) => void)[] = [];
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  const pump = () => {
+    // A reply ends with a line "NNN text" (no dash after the code), RFC 5321 §4.2.1.
+    for (;;) {
+      const m = /^((?:\d{3}-[^\r\n]*\r\n)*\d{3}(?: [^\r\n]*)?\r\n)/.exec(buffer);
+      if (!m || waiters.length === 0) return;
+      buffer = buffer.slice(m[1]!.length);
+      waiters.shift()!(m[1]!.trim());
+    }
+  };
+  socket.on('data', (d) => { buffer += d.toString('latin1'); pump(); });
+  const reply = () => new Promise<string>((resolve) => { waiters.push(resolve); pump(); });
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  try {
+    await script({ send: (line) => socket.write(`${line}\r\n`), sendRaw: (d) => socket.write(d), reply, closed });
+  } finally {
+    socket.destroy();
+  }
+}

@@ -1,0 +1,200 @@
+import { Modal, Toast } from 'antd-mobile';
+import { Code, REQUEST_TIMEOUT_MS, TOAST_MS } from '@mailwing/shared';
+import { messages } from '../i18n';
+import { session } from '../state/session';
+
+// The only module that talks to the server (DESIGN.md). Spec §7: base is the
+// page's origin plus /h5, GET sends a query, POST a form-encoded body, the
+// token rides in `t`; spec §8: the error catalogue below.
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  data?: Params;
+  /** Show the loading toast (default true, spec §7). */
+  loading?: boolean;
+  /** Do not toast or pop up errors; 401 still logs out. For background refreshes. */
+  quiet?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** A rejected call. code is the envelope code, 0 for a network failure, or -status for a non-2xx HTTP answer. */
+export class ApiError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+  }
+}
+
+interface Envelope {
+  code?: unknown;
+  data?: unknown;
+  error?: unknown;
+  errors?: unknown;
+}
+
+const AUTO_LOGIN_PATH = '/login/h5-auto-login';
+
+export function apiBase(): string {
+  return `${window.location.origin}/h5`;
+}
+
+function appendParams(query: URLSearchParams, data: Params | undefined): void {
+  for (const [key, value] of Object.entries(data ?? {})) {
+    if (value === undefined || value === null) continue;
+    query.append(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  }
+}
+
+/** An absolute API URL with the query and, when logged in, the token as `t`. */
+export function apiUrl(path: string, data?: Params): string {
+  const query = new URLSearchParams();
+  appendParams(query, data);
+  const { token } = session.get();
+  if (token) query.set('t', token);
+  const qs = query.toString();
+  return `${apiBase()}${path}${qs ? `?${qs}` : ''}`;
+}
+
+/** Spec §8: object values or array items joined by commas. */
+export function errorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (typeof error === 'number') return String(error);
+  if (Array.isArray(error)) return error.map(errorText).filter(Boolean).join(',');
+  if (error && typeof error === 'object') return Object.values(error).map(errorText).filter(Boolean).join(',');
+  return '';
+}
+
+// Several calls may run at once; one spinner stays up until the last ends.
+let inFlight = 0;
+let spinner: { close(): void } | null = null;
+
+function startLoading(): void {
+  inFlight += 1;
+  if (inFlight === 1) spinner = Toast.show({ icon: 'loading', content: messages().loading, duration: 0, maskClickable: false });
+}
+
+function stopLoading(): void {
+  inFlight = Math.max(0, inFlight - 1);
+  if (inFlight === 0) {
+    spinner?.close();
+    spinner = null;
+  }
+}
+
+function toast(content: string): void {
+  Toast.show({ content, duration: TOAST_MS });
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', data, loading = true, quiet = false } = options;
+  const m = messages();
+  const url = method === 'GET' ? apiUrl(path, data) : apiUrl(path);
+  const init: RequestInit = { method, headers: { ...options.headers }, credentials: 'omit' };
+  if (method === 'POST') {
+    const body = new URLSearchParams();
+    appendParams(body, data);
+    init.body = body;
+    (init.headers as Record<string, string>)['Content-Type'] = 'application/x-www-form-urlencoded';
+  }
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  init.signal = controller.signal;
+  if (loading) startLoading();
+  let envelope: Envelope;
+  try {
+    let response: Response;
+    try {
+      response = await fetch(url, init);
+    } catch {
+      // Offline, refused, or our own timeout abort.
+      if (!quiet) toast(m.requestFailedRetry);
+      throw new ApiError(0, m.requestFailedRetry);
+    }
+    // Spec §8: a non-2xx HTTP status is rejected without a message.
+    if (!response.ok) throw new ApiError(-response.status, `HTTP ${response.status}`);
+    try {
+      envelope = (await response.json()) as Envelope;
+    } catch {
+      if (!quiet) toast(m.dataFormatError);
+      throw new ApiError(0, m.dataFormatError);
+    }
+  } finally {
+    clearTimeout(timer);
+    if (loading) stopLoading();
+  }
+
+  const code = typeof envelope.code === 'number' ? envelope.code : Number(envelope.code);
+  if (code === Code.Ok) return envelope.data as T;
+  const text = errorText(envelope.error ?? envelope.errors);
+
+  if (code === Code.Unauthorized) {
+    const hadSession = Boolean(session.get().token);
+    // A 401 with a session means it expired; without one (a wrong password at
+    // login) the server's own words say more.
+    if (!quiet) toast(hadSession ? m.loggedOut : text || m.requestFailed);
+    if (hadSession) session.logout();
+    throw new ApiError(code, text || m.loggedOut);
+  }
+  if (code === Code.AutoLoginRefused) {
+    if (path === AUTO_LOGIN_PATH) {
+      window.location.replace('#/pages/login/index');
+    } else if (!quiet) {
+      Modal.alert({ title: m.warmReminder, content: text, confirmText: m.ok });
+    }
+    throw new ApiError(code, text);
+  }
+  if (!quiet) toast(text || m.requestFailed);
+  throw new ApiError(code, text || m.requestFailed);
+}
+
+/**
+ * Uploads one file as multipart/form-data with progress (DESIGN.md: long work
+ * shows progress). XMLHttpRequest, because fetch cannot report upload progress.
+ */
+export function upload<T>(path: string, file: Blob, fields: Params = {}, onProgress?: (percent: number) => void): Promise<T> {
+  const m = messages();
+  return new Promise<T>((resolve, reject) => {
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null) form.append(key, String(value));
+    form.append('file', file);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', apiUrl(path));
+    xhr.timeout = REQUEST_TIMEOUT_MS;
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress?.(Math.round((e.loaded / e.total) * 100));
+    };
+    const fail = () => {
+      toast(m.requestFailedRetry);
+      reject(new ApiError(0, m.requestFailedRetry));
+    };
+    xhr.onerror = fail;
+    xhr.ontimeout = fail;
+    xhr.onload = () => {
+      if (xhr.status < 200 || xhr.status >= 300) return reject(new ApiError(-xhr.status, `HTTP ${xhr.status}`));
+      const body = (xhr.response ?? {}) as Envelope;
+      if (body.code === Code.Ok) return resolve(body.data as T);
+      if (body.code === Code.Unauthorized) session.logout();
+      const text = errorText(body.error ?? body.errors) || m.requestFailed;
+      toast(text);
+      reject(new ApiError(Number(body.code), text));
+    };
+    xhr.send(form);
+  });
+}
+
+/** Starts a browser download of an API URL (the server sends Content-Disposition). */
+export function download(path: string, data: Params, fileName?: string): void {
+  const a = document.createElement('a');
+  a.href = apiUrl(path, data);
+  a.rel = 'noopener';
+  if (fileName) a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}

@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Input } from 'antd-mobile';
+import { useNavigate } from 'react-router-dom';
+import { isEmail } from '@mailwing/shared';
+import { api, refreshMbox } from '../../api/endpoints';
+import { setLanguage, useLanguage, useT } from '../../i18n';
+import { session } from '../../state/session';
+import { Page } from '../../ui/page';
+import { TAB_ROUTES } from '../../ui/tab-layout';
+
+export default function LoginPage() {
+  const m = useT();
+  const language = useLanguage();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState(() => session.get().currentEmailName);
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const address = email.trim().toLowerCase();
+    // Spec §5: the address must be valid, the password must not be empty.
+    const found = {
+      email: isEmail(address) ? undefined : m.emailInvalid,
+      password: password ? undefined : m.passwordEmpty,
+    };
+    setErrors(found);
+    if (found.email || found.password) return;
+    setBusy(true);
+    try {
+      const result = await api.login(address, password);
+      if ('verify' in result) {
+        navigate(`/pages/verify/index?ticket=${encodeURIComponent(result.ticket)}`);
+        return;
+      }
+      session.setToken(result.token);
+      session.setCurrentEmailName(result.email);
+      session.setMailList([{ email: result.email }]);
+      await refreshMbox();
+      navigate(TAB_ROUTES.inbox, { replace: true });
+    } catch {
+      // The request layer has already told the user why.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Page title={m.titleLogin}>
+      <form className="mw-login" onSubmit={submit} noValidate>
+        <div className="mw-login-brand">
+          <img src="./icon.svg" alt="" width={64} height={64} />
+          <div className="mw-login-name">{m.appName}</div>
+          <div className="mw-login-sub">{m.loginSubtitle}</div>
+        </div>
+        <label className="mw-field">
+          <span className="mw-field-label">{m.email}</span>
+          <Input
+            name="email"
+            type="email"
+            autoComplete="username"
+            placeholder={m.emailPlaceholder}
+            value={email}
+            onChange={setEmail}
+            clearable
+          />
+        </label>
+        {errors.email && <div className="mw-field-error" role="alert">{errors.email}</div>}
+        <label className="mw-field">
+          <span className="mw-field-label">{m.password}</span>
+          <Input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            placeholder={m.passwordPlaceholder}
+            value={password}
+            onChange={setPassword}
+          />
+        </label>
+        {errors.password && <div className="mw-field-error" role="alert">{errors.password}</div>}
+        <Button block color="primary" size="large" type="submit" loading={busy} className="mw-login-submit">
+          {m.login}
+        </Button>
+        <div className="mw-login-lang">
+          <a onClick={() => setLanguage(language === 'zh' ? 'en' : 'zh')}>{language === 'zh' ? m.languageEn : m.languageZh}</a>
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,53 @@
+import { ImageViewer, List } from 'antd-mobile';
+import { DownlandOutline } from 'antd-mobile-icons';
+import { attachmentKind, formatFileSize, type Attachment } from '@mailwing/shared';
+import { attachmentUrl } from '../../api/endpoints';
+import { download } from '../../api/request';
+import { useT } from '../../i18n';
+import { AttachIcon } from '../../ui/attach-icon';
+
+/** Attachments (inline images are part of the body, so they are left out here). */
+export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
+  const m = useT();
+  const files = attachments.filter((a) => !a.inline);
+  if (files.length === 0) return null;
+  const images = files.filter((a) => attachmentKind(a.name) === 'image');
+
+  const open = (a: Attachment) => {
+    const index = images.indexOf(a);
+    if (index >= 0) {
+      ImageViewer.Multi.show({ images: images.map((i) => attachmentUrl(i.id, true)), defaultIndex: index });
+    } else {
+      download('/attach/download', { id: a.id }, a.name);
+    }
+  };
+
+  return (
+    <List header={m.attachments(files.length)} className="mw-attachments">
+      {files.map((a) => (
+        <List.Item
+          key={a.id}
+          data-attach={a.id}
+          prefix={<AttachIcon name={a.name} />}
+          description={formatFileSize(a.size)}
+          arrowIcon={false}
+          onClick={() => open(a)}
+          extra={
+            <a
+              className="mw-download"
+              aria-label={m.download}
+              onClick={(e) => {
+                e.stopPropagation();
+                download('/attach/download', { id: a.id }, a.name);
+              }}
+            >
+              <DownlandOutline />
+            </a>
+          }
+        >
+          <span className="mw-attach-name">{a.name}</span>
+        </List.Item>
+      ))}
+    </List>
+  );
+}

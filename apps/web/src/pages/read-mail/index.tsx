@@ -1,0 +1,172 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Dialog, SpinLoading, Toast } from 'antd-mobile';
+import {
+  DeleteOutline, DownOutline, ExclamationShieldOutline, FolderOutline, MailOutline, StarFill, StarOutline, UpOutline,
+} from 'antd-mobile-icons';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { formatMailTime, SystemFolder, type Address, type Mail } from '@mailwing/shared';
+import { api, refreshMbox } from '../../api/endpoints';
+import type { ApiError } from '../../api/request';
+import { timeWords, useT } from '../../i18n';
+import { Page } from '../../ui/page';
+import { ErrorState } from '../../ui/state-view';
+import { TAB_ROUTES } from '../../ui/tab-layout';
+import type { ChooseDirState } from '../modules/choose-dir';
+import { AttachmentList } from './attachment-list';
+import { MailBody } from './mail-body';
+
+function label(a: Address): string {
+  return a.name ? `${a.name} <${a.address}>` : a.address;
+}
+
+/** Read mail (?mid=<mail id>): header, body, attachments and the mail actions. */
+export default function ReadMailPage() {
+  const m = useT();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const id = params.get('mid') ?? '';
+  const [mail, setMail] = useState<Mail | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [expanded, setExpanded] = useState(false);
+
+  const load = useCallback(async (images = false) => {
+    setFailed(null);
+    try {
+      const result = await api.readMail(id, images);
+      setMail(result);
+      // Opening marked it read on the server; bring the counts and badge along.
+      void refreshMbox();
+    } catch (error) {
+      setFailed((error as ApiError).code === 404 ? m.mailNotFound : m.loadFailed);
+    }
+  }, [id, m.loadFailed, m.mailNotFound]);
+
+  useEffect(() => {
+    setMail(null);
+    setExpanded(false);
+    void load();
+    // Reload only when the mail changes, not when the language does.
+  }, [id]);
+
+  const leave = () => {
+    void refreshMbox();
+    if (location.key === 'default') navigate(TAB_ROUTES.inbox, { replace: true });
+    else navigate(-1);
+  };
+
+  const act = async (work: () => Promise<unknown>, done: string, then?: () => void) => {
+    try {
+      await work();
+    } catch {
+      return; // the request layer has shown why
+    }
+    Toast.show({ content: done });
+    then?.();
+  };
+
+  const onDelete = async (current: Mail) => {
+    // In Deleted, delete is for good (spec §4), so ask first.
+    if (current.mid === SystemFolder.Deleted) {
+      const sure = await Dialog.confirm({ content: m.purgeConfirm, confirmText: m.delete, cancelText: m.cancel });
+      if (sure) await act(() => api.purge([current.id]), m.purged, leave);
+      return;
+    }
+    await act(() => api.remove([current.id]), m.deleted, leave);
+  };
+
+  const openOther = (other: string | null) => {
+    if (other) navigate(`/pages/read-mail/index?mid=${encodeURIComponent(other)}`, { replace: true });
+  };
+
+  const nav = mail && (
+    <span className="mw-nav-arrows">
+      <a aria-label={m.previous} className={mail.prevId ? '' : 'is-disabled'} onClick={() => openOther(mail.prevId)}><UpOutline /></a>
+      <a aria-label={m.next} className={mail.nextId ? '' : 'is-disabled'} onClick={() => openOther(mail.nextId)}><DownOutline /></a>
+    </span>
+  );
+
+  const footer = mail && (
+    <div className="mw-actions" role="toolbar">
+      <button type="button" onClick={() => void act(() => api.star([mail.id], !mail.star), mail.star ? m.unstarredDone : m.starredDone, () => setMail({ ...mail, star: !mail.star }))}>
+        {mail.star ? <StarFill className="mw-star" /> : <StarOutline />}
+        <span>{mail.star ? m.unstar : m.star}</span>
+      </button>
+      <button type="button" onClick={() => void act(() => api.markRead([mail.id], false), m.markedUnread, leave)}>
+        <MailOutline />
+        <span>{m.unreadShort}</span>
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          const state: ChooseDirState = { backSteps: location.key === 'default' ? 0 : 2 };
+          navigate(`/pages/modules/choose-dir/index?ids=${encodeURIComponent(mail.id)}&from=${encodeURIComponent(mail.mid)}`, { state });
+        }}
+      >
+        <FolderOutline />
+        <span>{m.move}</span>
+      </button>
+      {mail.mid !== SystemFolder.Spam && (
+        <button type="button" onClick={() => void act(() => api.junk([mail.id]), m.reportedJunk, leave)}>
+          <ExclamationShieldOutline />
+          <span>{m.junkShort}</span>
+        </button>
+      )}
+      <button type="button" onClick={() => void onDelete(mail)}>
+        <DeleteOutline />
+        <span>{m.delete}</span>
+      </button>
+    </div>
+  );
+
+  const others = mail ? [...mail.to, ...mail.cc] : [];
+  return (
+    <Page title={m.titleReadMail} back={TAB_ROUTES.inbox} right={nav} footer={footer}>
+      {failed ? (
+        <ErrorState text={failed} onRetry={() => void load()} />
+      ) : !mail ? (
+        <div className="mw-center"><SpinLoading color="primary" /></div>
+      ) : (
+        <article className="mw-read">
+          <h1 className="mw-read-subject">
+            {mail.urgent && <span className="mw-urgent">{m.urgent}</span>}
+            {mail.subject || m.noSubject}
+            {mail.star && <StarFill className="mw-star" aria-label={m.starred} />}
+          </h1>
+          <div className="mw-read-head">
+            <div className="mw-avatar" aria-hidden="true">{(mail.from.name || mail.from.address).slice(0, 1).toUpperCase()}</div>
+            <div className="mw-read-meta">
+              <div className="mw-read-from">
+                <span className="mw-read-name">{mail.from.name || mail.from.address || m.noSender}</span>
+                <a className="mw-read-toggle" onClick={() => setExpanded(!expanded)}>{expanded ? m.hideDetails : m.details}</a>
+              </div>
+              {expanded ? (
+                <dl className="mw-read-details">
+                  <dt>{m.from}</dt><dd>{label(mail.from)}</dd>
+                  <dt>{m.to}</dt><dd>{mail.to.map(label).join(', ')}</dd>
+                  {mail.cc.length > 0 && <><dt>{m.cc}</dt><dd>{mail.cc.map(label).join(', ')}</dd></>}
+                  <dt>{m.date}</dt><dd>{new Date(mail.date * 1000).toLocaleString()}</dd>
+                </dl>
+              ) : (
+                <div className="mw-read-sub">
+                  {m.to}: {others.slice(0, 1).map((a) => a.name || a.address).join('')}
+                  {others.length > 1 ? ` +${others.length - 1}` : ''} · {formatMailTime(mail.date, new Date(), timeWords(m))}
+                </div>
+              )}
+            </div>
+          </div>
+          {mail.remoteImages && !mail.imagesShown && (
+            <div className="mw-images-bar">
+              <span>{m.showImages}</span>
+              <a onClick={() => void load(true)}>{m.showImagesAction}</a>
+            </div>
+          )}
+          <div className="mw-read-body">
+            {mail.html ? <MailBody html={mail.html} /> : <div className="mw-read-text">{mail.text}</div>}
+          </div>
+          <AttachmentList attachments={mail.attachments} />
+        </article>
+      )}
+    </Page>
+  );
+}

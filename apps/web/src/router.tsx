@@ -1,0 +1,56 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { SpinLoading } from 'antd-mobile';
+import { createHashRouter } from 'react-router-dom';
+import AddressPage from './pages/address';
+import StartPage from './pages/index';
+import ListTabPage from './pages/list-tab';
+import LoginPage from './pages/login';
+import MboxListPage from './pages/mbox/mbox-list';
+import SettingPage from './pages/setting';
+import { RequireSession } from './ui/require-session';
+import { TAB_ROUTES, TabLayout } from './ui/tab-layout';
+
+// First screen (spec §2's entry, login and the four tabs) is in the main
+// bundle; every other page loads on demand to keep the first download small.
+const ReadMailPage = lazy(() => import('./pages/read-mail'));
+const ListPage = lazy(() => import('./pages/list'));
+const DirListPage = lazy(() => import('./pages/modules/dir-list'));
+const ChooseDirPage = lazy(() => import('./pages/modules/choose-dir'));
+const SettingLanguagePage = lazy(() => import('./pages/modules/setting-language'));
+const SettingAboutPage = lazy(() => import('./pages/modules/setting-about'));
+const VerifyPage = lazy(() => import('./pages/verify'));
+const NotFoundPage = lazy(() => import('./pages/not-found'));
+
+function Loading() {
+  return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
+}
+
+function lazyPage(Page: ComponentType, guarded = true): ReactNode {
+  const page = <Suspense fallback={<Loading />}><Page /></Suspense>;
+  return guarded ? <RequireSession>{page}</RequireSession> : page;
+}
+
+const guard = (node: ReactNode) => <RequireSession>{node}</RequireSession>;
+
+export const router = createHashRouter([
+  { path: '/', element: <StartPage /> },
+  { path: '/pages/index/index', element: <StartPage /> },
+  { path: '/pages/login/index', element: <LoginPage /> },
+  { path: '/pages/verify/index', element: lazyPage(VerifyPage, false) },
+  {
+    element: guard(<TabLayout />),
+    children: [
+      { path: TAB_ROUTES.inbox, element: <ListTabPage /> },
+      { path: TAB_ROUTES.mailbox, element: <MboxListPage /> },
+      { path: TAB_ROUTES.address, element: <AddressPage /> },
+      { path: TAB_ROUTES.settings, element: <SettingPage /> },
+    ],
+  },
+  { path: '/pages/read-mail/index', element: lazyPage(ReadMailPage) },
+  { path: '/pages/list/index', element: lazyPage(ListPage) },
+  { path: '/pages/modules/dir-list/index', element: lazyPage(DirListPage) },
+  { path: '/pages/modules/choose-dir/index', element: lazyPage(ChooseDirPage) },
+  { path: '/pages/modules/setting-language/index', element: lazyPage(SettingLanguagePage) },
+  { path: '/pages/modules/setting-about/index', element: lazyPage(SettingAboutPage) },
+  { path: '*', element: lazyPage(NotFoundPage, false) },
+]);

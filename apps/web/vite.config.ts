@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// Files copied from public/ that the app shell needs offline.
+const PUBLIC_SHELL = ['icon.svg', 'icon-192.png', 'icon-512.png', 'manifest.webmanifest'];
+
+/**
+ * Emits sw.js with the list of built files, so the service worker can precache
+ * the app shell and drop the caches of older builds. A hand-written worker keeps
+ * us free of a PWA framework; it never touches /h5/ (API calls carry tokens).
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'mailwing-sw',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const files = Object.keys(bundle).filter((f) => !f.endsWith('.map'));
+      const shell = ['./', ...[...files, ...PUBLIC_SHELL].map((f) => `./${f}`)];
+      // The build's file names carry content hashes, so they name the build.
+      const version = files.filter((f) => f.startsWith('assets/')).sort().join('|');
+      let hash = 0;
+      for (const ch of version) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+      const source = readFileSync(new URL('./sw.js', import.meta.url), 'utf8')
+        .replace('__SHELL__', JSON.stringify(shell))
+        .replace('__VERSION__', JSON.stringify(`mailwing-${hash.toString(36)}`));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
+export default defineConfig({
+  base: './',
+  plugins: [react(), serviceWorker()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The shared package's schema modules build zod objects at load time; the
+    // client only needs its types, constants and formatters, so let the bundler
+    // drop the parts it does not use.
+    rolldownOptions: {
+      treeshake: {
+        moduleSideEffects: (id: string) => (id.includes('/packages/shared/src/') ? false : undefined),
+      },
+    },
+  },
+  server: {
+    // `npm run dev -w apps/web` talks to a local server started with npm start.
+    proxy: { '/h5': 'http://127.0.0.1:8080' },
+  },
+});
