@@ -40,11 +40,9 @@ function addresses(obj: AddressObject | AddressObject[] | undefined): Address[] 
 }
 
 function isUrgent(mail: ParsedMail): boolean {
-  const h = mail.headers;
-  const prio = String(h.get('x-priority') ?? '');
-  const importance = String(h.get('importance') ?? '').toLowerCase();
-  const priority = String(h.get('priority') ?? '').toLowerCase();
-  return mail.priority === 'high' || /^\s*[12]\b/.test(prio) || importance === 'high' || priority === 'urgent';
+  // mailparser folds X-Priority, X-MSMail-Priority and Importance into one "priority" header: high, normal or low.
+  const priority = String(mail.headers.get('priority') ?? '').toLowerCase();
+  return priority === 'high' || priority === 'urgent';
 }
 
 function snippetOf(text: string): string {
@@ -68,6 +66,21 @@ function messageIdOf(v: unknown): string {
  * original, so nothing is lost and the reader can see why.
  */
 export async function parseMail(raw: Buffer, fallbackFrom: string): Promise<ParsedContent> {
+  return withoutNul(await parseOrFallback(raw, fallbackFrom));
+}
+
+// PostgreSQL text and jsonb cannot hold U+0000; a NUL in a mail must not make storing fail.
+const NUL = /\u0000/g;
+function withoutNul<T>(v: T): T {
+  if (typeof v === 'string') return v.replace(NUL, '') as T;
+  if (Array.isArray(v)) return v.map(withoutNul) as T;
+  if (v && typeof v === 'object' && !(v instanceof Date)) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withoutNul(x)])) as T;
+  }
+  return v;
+}
+
+async function parseOrFallback(raw: Buffer, fallbackFrom: string): Promise<ParsedContent> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const mail = await Promise.race([
