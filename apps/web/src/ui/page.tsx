@@ -33,7 +33,8 @@ export function Page({ title, navTitle, back = false, right, footer, bodyClassNa
 
   return (
     <div className="mw-page">
-      <NavBar className="mw-nav" backIcon={back !== false} back={null} onBack={onBack} right={right}>
+      {/* antd-mobile hides the back arrow when `back` (its text) is null. */}
+      <NavBar className="mw-nav" back={back === false ? null : ''} onBack={onBack} right={right}>
         {navTitle ?? title}
       </NavBar>
       <div className={`mw-body ${bodyClassName ?? ''}`}>{children}</div>
