@@ -23,8 +23,8 @@ function serviceWorker(): Plugin {
       let hash = 0;
       for (const ch of version) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
       const source = readFileSync(new URL('./sw.js', import.meta.url), 'utf8')
-        .replace('__SHELL__', JSON.stringify(shell))
-        .replace('__VERSION__', JSON.stringify(`mailwing-${hash.toString(36)}`));
+        .replace('= __SHELL__;', `= ${JSON.stringify(shell)};`)
+        .replace('= __VERSION__;', `= ${JSON.stringify(`mailwing-${hash.toString(36)}`)};`);
       this.emitFile({ type: 'asset', fileName: 'sw.js', source });
     },
   };

@@ -36,6 +36,19 @@ await shot('inbox');
 await page.locator('.mw-mail-row').first().click();
 await page.locator('.mw-read').waitFor();
 await shot('read');
+const showImages = page.locator('.mw-images-bar a');
+if (await showImages.count()) {
+  await showImages.click();
+  await page.locator('.mw-images-bar').waitFor({ state: 'detached' });
+  await shot('read-images');
+}
+const image = page.locator('.mw-attachments .adm-list-item').first();
+if (await image.count()) {
+  await image.click();
+  await page.locator('.adm-image-viewer-content').waitFor().catch(() => undefined);
+  await shot('image-preview');
+  await page.keyboard.press('Escape');
+}
 await page.goto(`${base}/#/pages/read-mail/index?mid=3`);
 await page.locator('.mw-read').waitFor();
 await shot('read-text');
@@ -54,4 +67,11 @@ await page.goto(`${base}/#/pages/modules/setting-about/index`);
 await shot('about');
 await page.goto(`${base}/#/pages/modules/choose-dir/index?ids=1&from=0`);
 await shot('choose-dir');
+const cdp = await context.newCDPSession(page);
+console.log('installability errors', JSON.stringify(await cdp.send('Page.getInstallabilityErrors')));
+console.log('service worker', await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.active?.state ?? 'none')));
+await page.setViewportSize({ width: 1280, height: 800 });
+await page.goto(`${base}/#/pages/list-tab/index`);
+await page.locator('.mw-mail-row').first().waitFor();
+await shot('desktop-inbox');
 await browser.close();
