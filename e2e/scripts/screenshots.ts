@@ -47,7 +47,9 @@ if (await image.count()) {
   await image.click();
   await page.locator('.adm-image-viewer-content').waitFor().catch(() => undefined);
   await shot('image-preview');
-  await page.keyboard.press('Escape');
+  await page.goBack();
+  await page.goForward();
+  await page.locator('.mw-read').waitFor();
 }
 await page.goto(`${base}/#/pages/read-mail/index?mid=3`);
 await page.locator('.mw-read').waitFor();

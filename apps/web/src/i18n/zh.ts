@@ -2,7 +2,7 @@ import type { Messages } from './en';
 
 // 简体中文文案。键与 en.ts 一一对应。
 export const zh: Messages = {
-  appName: 'Mailwing 企业邮',
+  appName: 'Mailwing',
   loading: '加载中...',
   requestFailed: '请求失败',
   requestFailedRetry: '请求失败，请重试',

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { ImageViewer, List } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { attachmentKind, formatFileSize, type Attachment } from '@mailwing/shared';
@@ -9,6 +10,9 @@ import { AttachIcon } from '../../ui/attach-icon';
 /** Attachments (inline images are part of the body, so they are left out here). */
 export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
   const m = useT();
+  // The viewer is mounted on <body>, outside the router: close it when this
+  // page goes away (browser back), or it would sit on top of the next page.
+  useEffect(() => () => ImageViewer.clear(), []);
   const files = attachments.filter((a) => !a.inline);
   if (files.length === 0) return null;
   const images = files.filter((a) => attachmentKind(a.name) === 'image');

@@ -162,7 +162,7 @@ export default function ReadMailPage() {
             </div>
           )}
           <div className="mw-read-body">
-            {mail.html ? <MailBody html={mail.html} /> : <div className="mw-read-text">{mail.text}</div>}
+            {mail.html ? <MailBody html={mail.html} title={mail.subject || m.noSubject} /> : <div className="mw-read-text">{mail.text}</div>}
           </div>
           <AttachmentList attachments={mail.attachments} />
         </article>

@@ -26,7 +26,7 @@ function isSafeLink(href: string): boolean {
   return /^(https?:|mailto:)/i.test(href);
 }
 
-export function MailBody({ html }: { html: string }) {
+export function MailBody({ html, title }: { html: string; title: string }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [height, setHeight] = useState(40);
 
@@ -61,7 +61,7 @@ export function MailBody({ html }: { html: string }) {
     <iframe
       ref={frame}
       className="mw-mail-frame"
-      title="mail"
+      title={title}
       sandbox="allow-same-origin"
       srcDoc={mailDocument(html)}
       style={{ height }}

@@ -45,7 +45,7 @@ export default function SettingPage() {
           </List.Item>
         </List>
       )}
-      <List header=" ">
+      <List className="mw-gap">
         <List.Item prefix={<GlobalOutline />} extra={language === 'zh' ? m.languageZh : m.languageEn} onClick={() => navigate('/pages/modules/setting-language/index')}>
           {m.language}
         </List.Item>
