@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +18,8 @@ const Env = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   WORKERS: bool.default(true),
+  // Threads that parse incoming MIME; 0 parses on the main thread.
+  PARSE_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.max(1, os.availableParallelism() - 1)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   SESSION_DAYS: z.coerce.number().int().positive().default(30),
@@ -32,6 +35,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   workers: boolean;
+  parseWorkers: number;
   logLevel: string;
   webDist: string;
   sessionDays: number;
@@ -49,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     workers: e.WORKERS,
+    parseWorkers: e.PARSE_WORKERS,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     sessionDays: e.SESSION_DAYS,
@@ -65,6 +70,7 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     smtp: { host: '127.0.0.1', port: 0, maxBytes: 50 * 1024 * 1024, socketTimeoutMs: 60_000, hostname: 'mx.test.local' },
     databaseUrl: undefined,
     workers: false,
+    parseWorkers: 1,
     logLevel: 'silent',
     webDist: path.join(overrides.dataDir, 'no-web'),
     sessionDays: 30,

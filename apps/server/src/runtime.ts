@@ -63,6 +63,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       for (const t of timers) clearInterval(t);
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await app.close();
+      await services.parser.close();
       await db.close();
     },
   };

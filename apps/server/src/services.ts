@@ -7,6 +7,7 @@ import { AuthService } from './features/auth/auth.service.js';
 import { MailboxService } from './features/mailbox/mailbox.service.js';
 import { IngestService } from './features/message/ingest.service.js';
 import { MessageService } from './features/message/message.service.js';
+import { ParsePool } from './features/message/parse-pool.js';
 
 export interface Services {
   config: Config;
@@ -17,17 +18,19 @@ export interface Services {
   messages: MessageService;
   ingest: IngestService;
   companies: CompanyService;
+  parser: ParsePool;
 }
 
 /** Wires the feature services together; no I/O happens here. */
 export function createServices(config: Config, db: Db, store: BlobStore): Services {
   const blobs = new BlobService(db, store);
   const mailbox = new MailboxService(db);
+  const parser = new ParsePool(config.parseWorkers);
   return {
-    config, db, blobs, mailbox,
+    config, db, blobs, mailbox, parser,
     auth: new AuthService(db, config.sessionDays),
     messages: new MessageService(db, blobs, mailbox),
-    ingest: new IngestService(db, blobs),
+    ingest: new IngestService(db, blobs, parser),
     companies: new CompanyService(db),
   };
 }

@@ -46,7 +46,7 @@ describe('FileBlobStore', () => {
 
   it('frees a blob only when its last reference goes', async () => {
     const staged = await store.stage(Buffer.from('counted'));
-    await handle.db.transaction().execute((trx) => blobs.reference(trx, staged, 2));
+    await handle.db.transaction().execute((trx) => blobs.reference(trx, [{ staged: staged, n: 2 }]));
     await store.release(staged);
     await handle.db.transaction().execute((trx) => blobs.unreference(trx, new Map([[staged.hash, 1]])));
     expect(await blobs.collect()).toBe(0);
@@ -59,14 +59,14 @@ describe('FileBlobStore', () => {
   it('a writer that references content the collector just removed restores the file', async () => {
     const data = Buffer.from('raced');
     const first = await store.stage(data);
-    await handle.db.transaction().execute((trx) => blobs.reference(trx, first, 1));
+    await handle.db.transaction().execute((trx) => blobs.reference(trx, [{ staged: first, n: 1 }]));
     await store.release(first);
     await handle.db.transaction().execute((trx) => blobs.unreference(trx, new Map([[first.hash, 1]])));
     // A new upload of the same bytes is staged, then the collector runs before it commits.
     const second = await store.stage(data);
     expect(await blobs.collect()).toBe(1);
     expect(await store.has(second.hash)).toBe(false);
-    await handle.db.transaction().execute((trx) => blobs.reference(trx, second, 1));
+    await handle.db.transaction().execute((trx) => blobs.reference(trx, [{ staged: second, n: 1 }]));
     await store.release(second);
     expect((await store.get(second.hash)).toString()).toBe('raced');
   });

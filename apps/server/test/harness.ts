@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import pg from 'pg';
 import { testConfig, type Config } from '../src/config.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
@@ -17,7 +17,7 @@ export interface TestServer {
   login(email: string, password?: string): Promise<string>;
   get<T = unknown>(route: string, query?: Record<string, string | number>, token?: string): Promise<Envelope<T>>;
   post<T = unknown>(route: string, body?: Record<string, string | number>, token?: string): Promise<Envelope<T>>;
-  send(mail: nodemailer.SendMailOptions, envelope?: { from: string; to: string[] }): Promise<{ response: string; accepted: unknown[]; rejected: unknown[] }>;
+  send(mail: SendMailOptions, envelope?: { from: string; to: string[] }): Promise<{ response: string; accepted: unknown[]; rejected: unknown[] }>;
   stop(): Promise<void>;
 }
 
@@ -51,7 +51,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: { s
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: rt.smtpPort, secure: false, ignoreTLS: true, pool: false });
 
   const call = async <T>(method: 'GET' | 'POST', route: string, params: Record<string, string | number> = {}, token?: string): Promise<Envelope<T>> => {
-    const p = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+    const p = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     const res = method === 'GET'
       ? await fetch(`${base}${route}?${p}`, { headers })

@@ -5,8 +5,11 @@ import type { Db } from '../db/connect.js';
 // collector removes files, under the row lock, so a concurrent writer that takes
 // the same lock afterwards sees the removal and restores the file (FileBlobStore.ensure).
 
-export async function addRefs(db: Db, hash: string, size: number, n: number): Promise<void> {
-  await db.insertInto('blobs').values({ hash, size, refcount: n })
+/** Adds references; `refs` must name each hash once. Rows are locked in hash order, so concurrent writers cannot deadlock. */
+export async function addRefs(db: Db, refs: { hash: string; size: number; n: number }[]): Promise<void> {
+  if (refs.length === 0) return;
+  const sorted = [...refs].sort((a, b) => a.hash.localeCompare(b.hash));
+  await db.insertInto('blobs').values(sorted.map((r) => ({ hash: r.hash, size: r.size, refcount: r.n })))
     .onConflict((oc) => oc.column('hash').doUpdateSet({ refcount: sql`blobs.refcount + excluded.refcount` }))
     .execute();
 }

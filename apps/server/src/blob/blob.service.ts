@@ -6,10 +6,10 @@ import * as repo from './blob.repository.js';
 export class BlobService {
   constructor(private readonly db: Db, readonly store: BlobStore) {}
 
-  /** Inside a transaction: count `n` new references to a staged blob and make sure its file exists. */
-  async reference(trx: Db, staged: StagedBlob, n: number): Promise<void> {
-    await repo.addRefs(trx, staged.hash, staged.size, n);
-    await this.store.ensure(staged);
+  /** Inside a transaction: count new references to staged blobs (one statement) and make sure their files exist. */
+  async reference(trx: Db, refs: { staged: StagedBlob; n: number }[]): Promise<void> {
+    await repo.addRefs(trx, refs.map((r) => ({ hash: r.staged.hash, size: r.staged.size, n: r.n })));
+    for (const r of refs) await this.store.ensure(r.staged);
   }
 
   async unreference(trx: Db, counts: Map<string, number>): Promise<void> {

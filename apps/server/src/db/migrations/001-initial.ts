@@ -213,29 +213,47 @@ CREATE TABLE outbox (
 );
 CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE status = 'queued';
 
--- Folder counters follow every message change, whatever code path made it.
-CREATE FUNCTION messages_folder_counters() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Folder counters and quota usage follow every message change, whatever code path
+-- made it. Statement-level with transition tables, so a batch of N rows costs one
+-- update per (mailbox, folder) instead of N.
+CREATE FUNCTION messages_counters_ins() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    UPDATE folders SET total = total - 1, unread = unread - (CASE WHEN OLD.seen THEN 0 ELSE 1 END)
-      WHERE user_id = OLD.user_id AND mid = OLD.folder_mid;
-    IF TG_OP = 'DELETE' THEN
-      UPDATE users SET used_bytes = used_bytes - OLD.size WHERE id = OLD.user_id;
-    END IF;
-  END IF;
-  IF TG_OP IN ('UPDATE', 'INSERT') THEN
-    UPDATE folders SET total = total + 1, unread = unread + (CASE WHEN NEW.seen THEN 0 ELSE 1 END)
-      WHERE user_id = NEW.user_id AND mid = NEW.folder_mid;
-    IF TG_OP = 'INSERT' THEN
-      UPDATE users SET used_bytes = used_bytes + NEW.size WHERE id = NEW.user_id;
-    END IF;
-  END IF;
+  UPDATE folders f SET total = f.total + d.n, unread = f.unread + d.u
+    FROM (SELECT user_id, folder_mid, count(*)::int AS n, count(*) FILTER (WHERE NOT seen)::int AS u FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2) d
+    WHERE f.user_id = d.user_id AND f.mid = d.folder_mid;
+  UPDATE users u SET used_bytes = u.used_bytes + d.b
+    FROM (SELECT user_id, sum(size)::bigint AS b FROM new_rows GROUP BY 1 ORDER BY 1) d WHERE u.id = d.user_id;
   RETURN NULL;
 END $$;
-CREATE TRIGGER messages_counters_insert_delete AFTER INSERT OR DELETE ON messages
-  FOR EACH ROW EXECUTE FUNCTION messages_folder_counters();
-CREATE TRIGGER messages_counters_update AFTER UPDATE OF folder_mid, seen ON messages
-  FOR EACH ROW WHEN (OLD.folder_mid IS DISTINCT FROM NEW.folder_mid OR OLD.seen IS DISTINCT FROM NEW.seen)
-  EXECUTE FUNCTION messages_folder_counters();
+CREATE FUNCTION messages_counters_del() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE folders f SET total = f.total - d.n, unread = f.unread - d.u
+    FROM (SELECT user_id, folder_mid, count(*)::int AS n, count(*) FILTER (WHERE NOT seen)::int AS u FROM old_rows GROUP BY 1, 2 ORDER BY 1, 2) d
+    WHERE f.user_id = d.user_id AND f.mid = d.folder_mid;
+  UPDATE users u SET used_bytes = u.used_bytes - d.b
+    FROM (SELECT user_id, sum(size)::bigint AS b FROM old_rows GROUP BY 1 ORDER BY 1) d WHERE u.id = d.user_id;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION messages_counters_upd() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE folders f SET total = f.total + d.n, unread = f.unread + d.u
+    FROM (
+      SELECT user_id, folder_mid, sum(n)::int AS n, sum(u)::int AS u FROM (
+        SELECT o.user_id, o.folder_mid, -1 AS n, CASE WHEN o.seen THEN 0 ELSE -1 END AS u
+          FROM old_rows o JOIN new_rows nw ON nw.id = o.id WHERE o.folder_mid <> nw.folder_mid OR o.seen <> nw.seen
+        UNION ALL
+        SELECT nw.user_id, nw.folder_mid, 1, CASE WHEN nw.seen THEN 0 ELSE 1 END
+          FROM old_rows o JOIN new_rows nw ON nw.id = o.id WHERE o.folder_mid <> nw.folder_mid OR o.seen <> nw.seen
+      ) c GROUP BY 1, 2 ORDER BY 1, 2
+    ) d
+    WHERE f.user_id = d.user_id AND f.mid = d.folder_mid AND (d.n <> 0 OR d.u <> 0);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER messages_counters_insert AFTER INSERT ON messages
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION messages_counters_ins();
+CREATE TRIGGER messages_counters_delete AFTER DELETE ON messages
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION messages_counters_del();
+CREATE TRIGGER messages_counters_update AFTER UPDATE ON messages
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION messages_counters_upd();
 `);
 }

@@ -1,7 +1,10 @@
 import type { Address } from '@mailwing/shared';
+import type { StagedBlob } from '../../blob/blob-store.js';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
-import { parseMail, type ParsedContent } from './mail-parse.js';
+import { GroupCommitter } from '../../db/group-commit.js';
+import type { ParsedContent } from './mail-parse.js';
+import type { ParsePool } from './parse-pool.js';
 import * as repo from './message.repository.js';
 
 export interface LocalRecipient {
@@ -13,35 +16,59 @@ export interface LocalRecipient {
   bcc?: Address[];
 }
 
+interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date }
+
 /**
  * Stores one raw message for any number of local mailboxes: one blob, one parsed
- * content row, one messages row per mailbox. It returns only once the blob is
- * fsynced and the rows are committed (the durability rule of DESIGN.md); callers
- * such as the SMTP server acknowledge after that and not before.
+ * content row, one messages row per mailbox. `deliver` resolves only once the blob
+ * is fsynced and the rows are committed (the durability rule of DESIGN.md); the
+ * SMTP server acknowledges after that and not before. Concurrent deliveries share
+ * transactions through group commit.
  */
 export class IngestService {
-  constructor(private readonly db: Db, private readonly blobs: BlobService) {}
+  private readonly committer: GroupCommitter<Pending, number[]>;
+
+  constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool) {
+    this.committer = new GroupCommitter((items) => this.commit(items));
+  }
 
   async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent): Promise<number[]> {
     if (recipients.length === 0) return [];
-    const content = parsed ?? (await parseMail(raw, envelopeFrom));
+    const content = parsed ?? (await this.parser.parse(raw, envelopeFrom));
     const staged = await this.blobs.store.stage(raw);
     // A fixed order of rows keeps concurrent deliveries from deadlocking on folder counters.
     const ordered = [...recipients].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
-    const hasAttach = content.attachments.some((a) => !a.inline);
-    const receivedAt = new Date();
     try {
-      return await this.db.transaction().execute(async (trx) => {
-        await this.blobs.reference(trx, staged, ordered.length);
-        const contentId = await repo.insertContent(trx, staged.hash, content);
-        return repo.insertMessages(trx, ordered.map((r) => ({
-          user_id: r.userId, folder_mid: r.folderMid, content_id: contentId, blob_hash: staged.hash, size: raw.length,
-          received_at: receivedAt, seen: r.seen ?? false, star: r.star ?? false, urgent: content.urgent, has_attach: hasAttach,
-          delivery_state: r.deliveryState ?? null, bcc: JSON.stringify(r.bcc ?? []),
-        })));
-      });
+      return await this.committer.submit({ staged, size: raw.length, content, recipients: ordered, receivedAt: new Date() });
     } finally {
       await this.blobs.store.release(staged);
     }
+  }
+
+  private commit(items: Pending[]): Promise<number[][]> {
+    return this.db.transaction().execute(async (trx) => {
+      const refs = new Map<string, { staged: StagedBlob; n: number }>();
+      for (const it of items) {
+        const prev = refs.get(it.staged.hash);
+        refs.set(it.staged.hash, { staged: it.staged, n: (prev?.n ?? 0) + it.recipients.length });
+      }
+      await this.blobs.reference(trx, [...refs.values()]);
+      const contentIds = await repo.insertContents(trx, items.map((it) => ({ hash: it.staged.hash, content: it.content })));
+      const rows = items.flatMap((it, i) => {
+        const hasAttach = it.content.attachments.some((a) => !a.inline);
+        return it.recipients.map((r) => ({
+          user_id: r.userId, folder_mid: r.folderMid, content_id: contentIds[i]!, blob_hash: it.staged.hash, size: it.size,
+          received_at: it.receivedAt, seen: r.seen ?? false, star: r.star ?? false, urgent: it.content.urgent, has_attach: hasAttach,
+          delivery_state: r.deliveryState ?? null, bcc: JSON.stringify(r.bcc ?? []),
+        }));
+      });
+      const ids = await repo.insertMessages(trx, rows);
+      let at = 0;
+      return items.map((it) => {
+        const mine = ids.slice(at, at + it.recipients.length);
+        at += it.recipients.length;
+        return mine;
+      });
+    });
   }
 }

@@ -70,6 +70,7 @@ export async function parseMail(raw: Buffer, fallbackFrom: string): Promise<Pars
 }
 
 // PostgreSQL text and jsonb cannot hold U+0000; a NUL in a mail must not make storing fail.
+// eslint-disable-next-line no-control-regex -- matching NUL is the point here
 const NUL = /\u0000/g;
 function withoutNul<T>(v: T): T {
   if (typeof v === 'string') return v.replace(NUL, '') as T;
@@ -84,7 +85,7 @@ async function parseOrFallback(raw: Buffer, fallbackFrom: string): Promise<Parse
   let timer: NodeJS.Timeout | undefined;
   try {
     const mail = await Promise.race([
-      simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 10 * 1024 * 1024 }),
+      simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 10 * 1024 * 1024 }),
       new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('parse timed out')), PARSE_TIMEOUT_MS); }),
     ]);
     const text = (mail.text ?? '').slice(0, MAX_TEXT);
@@ -117,20 +118,21 @@ async function parseOrFallback(raw: Buffer, fallbackFrom: string): Promise<Parse
       parseError: null,
     };
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    const text = `This message could not be read (${reason}). The original is attached unchanged as original.eml.`;
-    return {
-      messageId: '', inReplyTo: '', references: '',
-      subject: '(message could not be read)',
-      from: { name: '', address: fallbackFrom.toLowerCase() },
-      to: [], cc: [], replyTo: [], date: null,
-      snippet: snippetOf(text), html: '', text,
-      attachments: [{ index: -1, name: 'original.eml', size: raw.length, contentType: 'message/rfc822', cid: null, inline: false }],
-      remoteImages: [], urgent: false, parseError: reason,
-    };
+    return unreadable(raw, fallbackFrom, err instanceof Error ? err.message : String(err));
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A stand-in for a message that cannot be parsed: says why, and carries the original whole. */
+export function unreadable(raw: Buffer, from: string, reason: string): ParsedContent {
+  const text = `This message could not be read (${reason}). The original is attached unchanged as original.eml.`;
+  return {
+    messageId: '', inReplyTo: '', references: '', subject: '(message could not be read)', from: { name: '', address: from.toLowerCase() },
+    to: [], cc: [], replyTo: [], date: null, snippet: snippetOf(text), html: '', text,
+    attachments: [{ index: -1, name: 'original.eml', size: raw.length, contentType: 'message/rfc822', cid: null, inline: false }],
+    remoteImages: [], urgent: false, parseError: reason,
+  };
 }
 
 /** The bytes of attachment `index` of a raw message; -1 is the raw message itself. */

@@ -5,18 +5,20 @@ import type { ParsedContent } from './mail-parse.js';
 
 // Every query here takes the owner's user id: a message id alone never reaches a row.
 
-export async function insertContent(db: Db, hash: string, p: ParsedContent): Promise<number> {
-  const row = await db.insertInto('mail_contents').values({
+/** Inserts parsed contents; ids come back in input order (one multi-row INSERT … RETURNING). */
+export async function insertContents(db: Db, items: { hash: string; content: ParsedContent }[]): Promise<number[]> {
+  const rows = await db.insertInto('mail_contents').values(items.map(({ hash, content: p }) => ({
     blob_hash: hash, message_id: p.messageId, in_reply_to: p.inReplyTo, references_list: p.references, subject: p.subject,
     from_name: p.from.name, from_address: p.from.address, to_list: JSON.stringify(p.to), cc_list: JSON.stringify(p.cc),
     reply_to: JSON.stringify(p.replyTo), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
     attachments: JSON.stringify(p.attachments), remote_images: p.remoteImages.length > 0, urgent: p.urgent, parse_error: p.parseError,
-  }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+  }))).returning('id').execute();
+  return rows.map((r) => r.id);
 }
 
 export async function insertMessages(db: Db, rows: NewMessage[]): Promise<number[]> {
   if (rows.length === 0) return [];
+  // PostgreSQL returns the rows of one INSERT … VALUES in the order given.
   const out = await db.insertInto('messages').values(rows).returning('id').execute();
   return out.map((r) => r.id);
 }

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hashPassword } from '../apps/server/src/features/account/password.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { openServices } from '../apps/server/src/runtime.js';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const dbKind = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+export const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+export function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+/** A fresh data dir and, on PostgreSQL, a fresh database, so each run starts empty. */
+export async function freshEnv(name: string): Promise<{ env: NodeJS.ProcessEnv; cleanup: () => Promise<void> }> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `mw-bench-${name}-`));
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  let drop = async () => {};
+  if (process.env.DATABASE_URL) {
+    const pg = (await import('pg')).default;
+    const db = `mw_bench_${name.replace(/\W/g, '_')}_${process.pid}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${db}`);
+    await admin.end();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${db}`;
+    env.DATABASE_URL = url.toString();
+    drop = async () => {
+      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+      await c.end();
+    };
+  }
+  return { env, cleanup: async () => { await drop(); await fs.rm(dataDir, { recursive: true, force: true }); } };
+}
+
+/** Creates a company with `n` users (user0…) directly through the services, before the server starts. */
+export async function createUsers(env: NodeJS.ProcessEnv, domain: string, n: number): Promise<string[]> {
+  const { services, db } = await openServices(loadConfig(env));
+  try {
+    const c = await services.companies.createCompany({ name: 'Bench Co', domain });
+    const hash = await hashPassword('bench-password');
+    const emails: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const email = `user${i}@${domain}`;
+      await services.companies.createUser(c, { email, password: '', name: `User ${i}` }, hash);
+      emails.push(email);
+    }
+    return emails;
+  } finally {
+    await db.close();
+  }
+}
+
+export interface ServerProcess { child: ChildProcess; pid: number; httpPort: number; smtpPort: number; stop(): Promise<void> }
+
+export async function startServer(env: NodeJS.ProcessEnv, httpPort: number, smtpPort: number): Promise<ServerProcess> {
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+    cwd: root, env: { ...env, PORT: String(httpPort), SMTP_PORT: String(smtpPort), WORKERS: '1' }, stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const r = await fetch(`http://127.0.0.1:${httpPort}/h5/uniapp/version`);
+      if (r.ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    child, pid: child.pid!, httpPort, smtpPort,
+    stop: () => new Promise<void>((resolve) => { if (child.exitCode !== null) return resolve(); child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
+  };
+}
+
+/** A deterministic pseudo-random generator, so runs are comparable. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const WORDS = 'mail report quarter budget meeting review project customer invoice schedule update design release server network office travel contract team plan'.split(' ');
+export function words(rand: () => number, bytes: number): string {
+  const out: string[] = [];
+  let n = 0;
+  while (n < bytes) {
+    const w = WORDS[Math.floor(rand() * WORDS.length)]!;
+    out.push(w);
+    n += w.length + 1;
+    if (out.length % 14 === 0) out.push('\n');
+  }
+  return out.join(' ');
+}

@@ -1,0 +1,58 @@
+import nodemailer from 'nodemailer';
+import { createUsers, dbKind, freshEnv, percentile, rng, round, rssMb, startServer, words } from './lib.js';
+
+// 20 concurrent SMTP connections send 5,000 messages of 4–40 KB (10% with a 200 KB
+// attachment) to 50 local users. Reports throughput, transaction latency and server RSS.
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
+const CONNECTIONS = 20;
+const USERS = 50;
+
+const { env, cleanup } = await freshEnv('ingest');
+const users = await createUsers(env, 'bench.test', USERS);
+const server = await startServer(env, 18480, 12980);
+try {
+  await new Promise((r) => setTimeout(r, 1000));
+  const rssIdle = rssMb(server.pid);
+  const rand = rng(42);
+  const attachment = Buffer.alloc(200 * 1024, 7);
+  const mails = Array.from({ length: MESSAGES }, (_, i) => ({
+    from: `sender${i % 7}@outside.example`,
+    to: users[Math.floor(rand() * USERS)]!,
+    subject: `bench message ${i}`,
+    text: words(rand, 4 * 1024 + Math.floor(rand() * 36 * 1024)),
+    attachments: rand() < 0.1 ? [{ filename: 'report.bin', content: attachment }] : [],
+  }));
+
+  let rssPeak = rssIdle;
+  const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb(server.pid)); }, 100);
+  const latencies: number[] = [];
+  let failed = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+    // One persistent connection per worker, as a real sending MTA keeps them.
+    const t = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, pool: true, maxConnections: 1, maxMessages: Infinity, ignoreTLS: true });
+    while (next < mails.length) {
+      const mail = mails[next++]!;
+      const t0 = performance.now();
+      try {
+        await t.sendMail(mail);
+        latencies.push(performance.now() - t0);
+      } catch {
+        failed += 1;
+      }
+    }
+    t.close();
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  latencies.sort((a, b) => a - b);
+  console.log(JSON.stringify({
+    bench: 'smtp-ingest', db: dbKind, messages: MESSAGES, connections: CONNECTIONS, accepted: latencies.length, failed,
+    seconds: round(seconds, 2), msgs_per_s: round(latencies.length / seconds), p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)),
+    rss_idle_mb: round(rssIdle), rss_peak_mb: round(rssPeak),
+  }));
+} finally {
+  await server.stop();
+  await cleanup();
+}
