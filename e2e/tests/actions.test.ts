@@ -83,7 +83,6 @@ describe('mail actions and folders', () => {
   });
 
   it('reports junk into Spam, and the folder switch shows Spam', async () => {
-    await page.locator('.mw-tabbar .adm-tab-bar-item', { hasText: 'Inbox' }).click().catch(() => undefined);
     await page.goto(page.url().replace(/#.*/, '#/pages/list-tab/index'));
     await page.locator('.mw-mail-row', { hasText: newer }).click();
     await button('Junk').click();
@@ -96,5 +95,20 @@ describe('mail actions and folders', () => {
     await page.waitForURL(/#\/pages\/list-tab\/index/);
     await page.locator('.mw-nav .adm-nav-bar-title', { hasText: 'Spam' }).waitFor();
     await page.locator('.mw-mail-row', { hasText: newer }).waitFor();
+  });
+
+  it('pages the list: 20 rows first, more on scroll, then "no more"', async () => {
+    for (let i = 1; i <= 22; i++) await sendMail({ from: 'erin@partner.test', to: 'admin@demo.test', subject: `Bulk ${stamp} #${i}`, text: `bulk ${i}` });
+    await expect.poll(async () => (await find('0', `Bulk ${stamp} #22`)) !== undefined, { timeout: 20_000 }).toBe(true);
+    await page.goto(page.url().replace(/#.*/, '#/pages/modules/dir-list/index'));
+    await page.locator('.adm-list-item[data-mid="0"]').click();
+    await page.waitForURL(/#\/pages\/list-tab\/index/);
+    const rows = page.locator('.mw-mail-row');
+    await expect.poll(() => rows.count()).toBe(20);
+    await page.locator('.mw-load-more').scrollIntoViewIfNeeded();
+    await expect.poll(() => rows.count()).toBeGreaterThan(20);
+    await page.locator('.mw-load-more', { hasText: 'no more' }).scrollIntoViewIfNeeded({ timeout: 20_000 });
+    const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
