@@ -1,5 +1,6 @@
+import os from 'node:os';
 import nodemailer from 'nodemailer';
-import { createUsers, dbKind, freshEnv, percentile, rng, round, rssMb, startServer, words } from './lib.js';
+import { cpuSeconds, createUsers, dbKind, freshEnv, percentile, rng, round, rssMb, startServer, words } from './lib.js';
 
 // 20 concurrent SMTP connections send 5,000 messages of 4–40 KB (10% with a 200 KB
 // attachment) to 50 local users. Reports throughput, transaction latency and server RSS.
@@ -29,6 +30,8 @@ try {
   let failed = 0;
   let next = 0;
   const started = performance.now();
+  const serverCpu0 = cpuSeconds(server.pid);
+  const clientCpu0 = process.cpuUsage();
   await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
     // One persistent connection per worker, as a real sending MTA keeps them.
     const t = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, pool: true, maxConnections: 1, maxMessages: Infinity, ignoreTLS: true });
@@ -45,12 +48,16 @@ try {
     t.close();
   }));
   const seconds = (performance.now() - started) / 1000;
+  const serverCpu = cpuSeconds(server.pid) - serverCpu0;
+  const clientCpu = process.cpuUsage(clientCpu0);
   clearInterval(sampler);
   latencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
     bench: 'smtp-ingest', db: dbKind, messages: MESSAGES, connections: CONNECTIONS, accepted: latencies.length, failed,
     seconds: round(seconds, 2), msgs_per_s: round(latencies.length / seconds), p50_ms: round(percentile(latencies, 50)), p99_ms: round(percentile(latencies, 99)),
     rss_idle_mb: round(rssIdle), rss_peak_mb: round(rssPeak),
+    // CPU used per wall second: 1.0 is one core busy. The machine has 2 cores, shared by client and server.
+    server_cpu_cores: round(serverCpu / seconds, 2), client_cpu_cores: round((clientCpu.user + clientCpu.system) / 1e6 / seconds, 2), load_avg_1m: round(os.loadavg()[0]!, 2),
   }));
 } finally {
   await server.stop();

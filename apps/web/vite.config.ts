@@ -36,14 +36,6 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // The shared package's schema modules build zod objects at load time; the
-    // client only needs its types, constants and formatters, so let the bundler
-    // drop the parts it does not use.
-    rolldownOptions: {
-      treeshake: {
-        moduleSideEffects: (id: string) => (id.includes('/packages/shared/src/') ? false : undefined),
-      },
-    },
   },
   server: {
     // `npm run dev -w apps/web` talks to a local server started with npm start.

@@ -45,7 +45,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   messageRoutes(app, services.messages, { imageProxyAllowPrivate: config.imageProxyAllowPrivate });
 
   if (existsSync(config.webDist)) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: ['index.html'] });
+    // wildcard: files are looked up per request, so a rebuilt client is served without a restart.
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: true, index: ['index.html'], allowedPath: (p) => !p.startsWith('/h5/') });
   } else {
     app.get('/', { config: { public: true }, schema: { hide: true } }, async (_req, reply) =>
       reply.type('text/plain').send('Mailwing is running. The web client is not built: run `npm run build`.'));

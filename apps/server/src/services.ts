@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { BlobStore } from './blob/blob-store.js';
 import { BlobService } from './blob/blob.service.js';
 import type { Config } from './config.js';
@@ -22,10 +23,10 @@ export interface Services {
 }
 
 /** Wires the feature services together; no I/O happens here. */
-export function createServices(config: Config, db: Db, store: BlobStore): Services {
+export function createServices(config: Config, db: Db, store: BlobStore, log?: Logger): Services {
   const blobs = new BlobService(db, store);
   const mailbox = new MailboxService(db);
-  const parser = new ParsePool(config.parseWorkers);
+  const parser = new ParsePool(config.parseWorkers, 30_000, log);
   return {
     config, db, blobs, mailbox, parser,
     auth: new AuthService(db, config.sessionDays),

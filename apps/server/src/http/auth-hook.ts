@@ -13,8 +13,9 @@ export function tokenOf(req: FastifyRequest): string | null {
 export function authHook(auth: AuthService) {
   return async (req: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     req.auth = null;
-    // Unknown routes are a transport error (HTTP 404, API.md), whoever asks.
-    if (req.is404 || req.routeOptions.config?.public || !req.url.startsWith('/h5/')) return;
+    // Only API routes need a session. Unknown routes, and the static files of the
+    // web client, are a transport matter (HTTP 404, API.md) whoever asks.
+    if (req.is404 || req.routeOptions.config?.public || !req.routeOptions.url?.startsWith('/h5/')) return;
     const token = tokenOf(req);
     const ctx = token ? await auth.authenticate(token) : null;
     if (!ctx) throw unauthorized();

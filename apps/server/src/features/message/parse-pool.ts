@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
 import { parseMail, unreadable, type ParsedContent } from './mail-parse.js';
 
 interface Job { id: number; raw: Buffer; from: string; resolve: (c: ParsedContent) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout }
@@ -17,7 +18,7 @@ export class ParsePool {
   private nextId = 1;
   private turn = 0;
 
-  constructor(size: number, private readonly timeoutMs = 30_000) {
+  constructor(size: number, private readonly timeoutMs = 30_000, private readonly log?: Logger) {
     for (let i = 0; i < size; i++) this.workers.push(this.spawn());
   }
 
@@ -34,7 +35,10 @@ export class ParsePool {
       else job.reject(new Error(m.error ?? 'parse failed'));
     });
     const entry = { worker, jobs };
-    worker.on('error', () => this.replace(entry, 'parser worker failed'));
+    worker.on('error', (err) => {
+      this.log?.error({ err }, 'a mail parser worker failed; starting another');
+      this.replace(entry, 'parser worker failed');
+    });
     return entry;
   }
 
@@ -56,7 +60,10 @@ export class ParsePool {
     return new Promise<ParsedContent>((resolve, reject) => {
       const id = this.nextId++;
       const job: Job = { id, raw, from, resolve, reject };
-      job.timer = setTimeout(() => this.replace(entry, 'parsing took too long'), this.timeoutMs);
+      job.timer = setTimeout(() => {
+        this.log?.warn({ bytes: raw.length }, 'a message took too long to parse; stored as unreadable');
+        this.replace(entry, 'parsing took too long');
+      }, this.timeoutMs);
       entry.jobs.set(id, job);
       entry.worker.postMessage({ id, raw, from });
     });
