@@ -23,6 +23,15 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Busy and total jiffies of the whole machine (all cores), from /proc/stat. */
+export function machineCpu(): { busy: number; total: number } {
+  const [, ...v] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const n = v.map(Number);
+  const idle = (n[3] ?? 0) + (n[4] ?? 0);
+  const total = n.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
 export function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : 0;

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import nodemailer from 'nodemailer';
-import { cpuSeconds, createUsers, dbKind, freshEnv, percentile, rng, round, rssMb, startServer, words } from './lib.js';
+import { cpuSeconds, machineCpu, createUsers, dbKind, freshEnv, percentile, rng, round, rssMb, startServer, words } from './lib.js';
 
 // 20 concurrent SMTP connections send 5,000 messages of 4–40 KB (10% with a 200 KB
 // attachment) to 50 local users. Reports throughput, transaction latency and server RSS.
@@ -8,9 +8,13 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
 const CONNECTIONS = 20;
 const USERS = 50;
 
+const step = (what: string) => console.error(`[smtp-ingest ${new Date().toISOString().slice(11, 19)}] ${what}`);
 const { env, cleanup } = await freshEnv('ingest');
+step('fresh database ready');
 const users = await createUsers(env, 'bench.test', USERS);
+step('users created');
 const server = await startServer(env, 18480, 12980);
+step('server up');
 try {
   await new Promise((r) => setTimeout(r, 1000));
   const rssIdle = rssMb(server.pid);
@@ -26,12 +30,14 @@ try {
 
   let rssPeak = rssIdle;
   const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb(server.pid)); }, 100);
+  step('messages generated, sending');
   const latencies: number[] = [];
   let failed = 0;
   let next = 0;
   const started = performance.now();
   const serverCpu0 = cpuSeconds(server.pid);
   const clientCpu0 = process.cpuUsage();
+  const machine0 = machineCpu();
   await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
     // One persistent connection per worker, as a real sending MTA keeps them.
     const t = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, pool: true, maxConnections: 1, maxMessages: Infinity, ignoreTLS: true });
@@ -50,6 +56,7 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const serverCpu = cpuSeconds(server.pid) - serverCpu0;
   const clientCpu = process.cpuUsage(clientCpu0);
+  const machine1 = machineCpu();
   clearInterval(sampler);
   latencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
@@ -58,8 +65,12 @@ try {
     rss_idle_mb: round(rssIdle), rss_peak_mb: round(rssPeak),
     // CPU used per wall second: 1.0 is one core busy. The machine has 2 cores, shared by client and server.
     server_cpu_cores: round(serverCpu / seconds, 2), client_cpu_cores: round((clientCpu.user + clientCpu.system) / 1e6 / seconds, 2), load_avg_1m: round(os.loadavg()[0]!, 2),
+    machine_cpu_busy_pct: round((100 * (machine1.busy - machine0.busy)) / (machine1.total - machine0.total)), cores: os.availableParallelism(),
   }));
 } finally {
+  step('stopping the server');
   await server.stop();
+  step('cleaning up');
   await cleanup();
+  step('done');
 }

@@ -31,7 +31,8 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     config, db, blobs, mailbox, parser,
     auth: new AuthService(db, config.sessionDays),
     messages: new MessageService(db, blobs, mailbox),
-    ingest: new IngestService(db, blobs, parser),
+    // PGlite has one connection, so one commit at a time; a server overlaps several.
+    ingest: new IngestService(db, blobs, parser, config.databaseUrl ? 4 : 1),
     companies: new CompanyService(db),
   };
 }

@@ -1,48 +1,59 @@
 /**
- * Group commit: callers submit items one at a time; items that arrive while a
- * commit is running go together into the next one. Nobody waits for a timer,
- * so a lone item commits at once, and under load one transaction carries many.
- * Each caller's promise settles only after its own item's commit, which keeps
- * "acknowledge after commit" true per item. If a batch fails, its items are
- * retried one by one, so one bad item cannot fail its neighbours.
+ * Group commit: callers submit items one at a time; items that arrive while the
+ * commit slots are busy go together into the next transaction. Nobody waits for a
+ * timer, so a lone item commits at once, and under load one transaction carries
+ * many. Each caller's promise settles only after its own item's commit, which
+ * keeps "acknowledge after commit" true per item.
+ *
+ * `concurrency` is how many transactions may be in flight: 1 for the embedded
+ * database (one connection), more for a PostgreSQL server, whose own WAL group
+ * commit then overlaps the fsyncs. A failed batch (a deadlock between concurrent
+ * batches, or one bad item) is retried item by item, so it cannot fail its neighbours.
  */
 export class GroupCommitter<T, R> {
   private queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
-  private running = false;
+  private active = 0;
 
-  constructor(private readonly commit: (items: T[]) => Promise<R[]>, private readonly maxBatch = 64) {}
+  constructor(
+    private readonly commit: (items: T[]) => Promise<R[]>,
+    private readonly opts: { maxBatch: number; concurrency: number } = { maxBatch: 64, concurrency: 1 },
+  ) {}
 
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.running) void this.drain();
+      this.pump();
     });
   }
 
-  private async drain(): Promise<void> {
-    this.running = true;
+  private pump(): void {
+    while (this.active < this.opts.concurrency && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.opts.maxBatch);
+      this.active += 1;
+      void this.run(batch).finally(() => {
+        this.active -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  private async run(batch: typeof this.queue): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatch);
-        try {
-          const results = await this.commit(batch.map((b) => b.item));
-          batch.forEach((b, i) => b.resolve(results[i]!));
-        } catch (err) {
-          if (batch.length === 1) {
-            batch[0]!.reject(err);
-            continue;
-          }
-          for (const b of batch) {
-            try {
-              b.resolve((await this.commit([b.item]))[0]!);
-            } catch (e) {
-              b.reject(e);
-            }
-          }
-        }
+      const results = await this.commit(batch.map((b) => b.item));
+      batch.forEach((b, i) => b.resolve(results[i]!));
+      return;
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0]!.reject(err);
+        return;
       }
-    } finally {
-      this.running = false;
+    }
+    for (const b of batch) {
+      try {
+        b.resolve((await this.commit([b.item]))[0]!);
+      } catch (e) {
+        b.reject(e);
+      }
     }
   }
 }

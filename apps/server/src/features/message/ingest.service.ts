@@ -28,14 +28,14 @@ interface Pending { staged: StagedBlob; size: number; content: ParsedContent; re
 export class IngestService {
   private readonly committer: GroupCommitter<Pending, number[]>;
 
-  constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool) {
-    this.committer = new GroupCommitter((items) => this.commit(items));
+  constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool, commitConcurrency: number) {
+    this.committer = new GroupCommitter((items) => this.commit(items), { maxBatch: 64, concurrency: commitConcurrency });
   }
 
   async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent): Promise<number[]> {
     if (recipients.length === 0) return [];
-    const content = parsed ?? (await this.parser.parse(raw, envelopeFrom));
-    const staged = await this.blobs.store.stage(raw);
+    // Parsing (a worker thread) and the blob's fsyncs (the disk) overlap.
+    const [content, staged] = await Promise.all([parsed ?? this.parser.parse(raw, envelopeFrom), this.blobs.store.stage(raw)]);
     // A fixed order of rows keeps concurrent deliveries from deadlocking on folder counters.
     const ordered = [...recipients].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
     try {

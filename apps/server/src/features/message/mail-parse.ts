@@ -46,7 +46,8 @@ function isUrgent(mail: ParsedMail): boolean {
 }
 
 function snippetOf(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, 140);
+  // Only the head matters; collapsing whitespace across a whole long body is wasted work.
+  return text.slice(0, 2000).replace(/\s+/g, ' ').trim().slice(0, 140);
 }
 
 /** Readable text of sanitised HTML, for the snippet of a mail that has no text part. */
