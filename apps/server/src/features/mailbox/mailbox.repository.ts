@@ -18,7 +18,7 @@ export async function listFolders(db: Db, userId: number) {
 }
 
 export async function findFolder(db: Db, userId: number, mid: number) {
-  return db.selectFrom('folders').select(['mid', 'parent_mid', 'name', 'depth']).where('user_id', '=', userId).where('mid', '=', mid).executeTakeFirst();
+  return db.selectFrom('folders').select(['mid', 'parent_mid', 'name', 'depth', 'total']).where('user_id', '=', userId).where('mid', '=', mid).executeTakeFirst();
 }
 
 export async function siblingNameTaken(db: Db, userId: number, parentMid: number | null, name: string): Promise<boolean> {

@@ -28,17 +28,20 @@ const summaryColumns = [
   'm.delivery_state', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.snippet', 'c.sent_at',
 ] as const;
 
+/**
+ * One page of a folder, newest first, with each row's tag names. The page's ids come
+ * from the (user, folder, time) index alone, and only those rows are joined to their
+ * contents: OFFSET then skips index entries, not joined rows, so page 500 stays cheap.
+ */
 export async function listFolder(db: Db, userId: number, folderMid: number, limit: number, offset: number) {
-  return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id').select(summaryColumns)
-    .where('m.user_id', '=', userId).where('m.folder_mid', '=', folderMid)
-    .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc').limit(limit).offset(offset).execute();
+  const page = db.selectFrom('messages').select('id').where('user_id', '=', userId).where('folder_mid', '=', folderMid)
+    .orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+  return db.selectFrom('messages as m').innerJoin(page.as('p'), 'p.id', 'm.id').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
+    .select(summaryColumns)
+    .select(sql<string[]>`array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name)`.as('tags'))
+    .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc').execute();
 }
 export type SummaryRow = Awaited<ReturnType<typeof listFolder>>[number];
-
-export async function folderTotal(db: Db, userId: number, folderMid: number): Promise<number> {
-  const row = await db.selectFrom('folders').select('total').where('user_id', '=', userId).where('mid', '=', folderMid).executeTakeFirst();
-  return row?.total ?? 0;
-}
 
 export async function tagsOf(db: Db, messageIds: number[]): Promise<Map<number, string[]>> {
   const map = new Map<number, string[]>();

@@ -19,7 +19,7 @@ function statusOf(m: { delivery_state: string | null; seen: boolean; answered: b
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-function toSummary(r: repo.SummaryRow, tags: string[]): MailSummary {
+function toSummary(r: Omit<repo.SummaryRow, 'tags'>, tags: string[]): MailSummary {
   return {
     id: String(r.id), mid: String(r.folder_mid), subject: r.subject, from: { name: r.from_name, address: r.from_address },
     to: r.to_list as Address[], date: unix(r.sent_at ?? r.received_at), size: r.size, status: statusOf(r), read: r.seen, star: r.star,
@@ -36,12 +36,8 @@ export class MessageService {
 
   async list(userId: number, q: MailListQuery): Promise<MailList> {
     const folder = await this.mailbox.requireFolder(userId, q.mid);
-    const [rows, total] = await Promise.all([
-      repo.listFolder(this.db, userId, folder.mid, q.size, (q.page - 1) * q.size),
-      repo.folderTotal(this.db, userId, folder.mid),
-    ]);
-    const tags = await repo.tagsOf(this.db, rows.map((r) => r.id));
-    return { list: rows.map((r) => toSummary(r, tags.get(r.id) ?? [])), total, page: q.page, size: q.size };
+    const rows = await repo.listFolder(this.db, userId, folder.mid, q.size, (q.page - 1) * q.size);
+    return { list: rows.map((r) => toSummary(r, r.tags)), total: folder.total, page: q.page, size: q.size };
   }
 
   private async requireMail(userId: number, id: string) {

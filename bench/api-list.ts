@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { loadConfig } from '../apps/server/src/config.js';
+import { openServices } from '../apps/server/src/runtime.js';
+import { createUsers, dbKind, freshEnv, percentile, round, rssMb, startServer } from './lib.js';
+
+// One mailbox of 100,000 messages; `mail/list` page 1 and page 500 and `mbox/index`
+// under 20 concurrent clients. Reports p50 and p99 per call.
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
+const CLIENTS = 20;
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const step = (what: string) => console.error(`[api-list ${new Date().toISOString().slice(11, 19)}] ${what}`);
+
+const { env, cleanup } = await freshEnv('list');
+const [email] = await createUsers(env, 'bench.test', 1);
+{
+  // Bulk load in SQL: each message its own content row, as delivery makes them; one
+  // shared blob is enough, since listing never opens it. The counter triggers run as usual.
+  const { services, db } = await openServices(loadConfig(env));
+  const t0 = performance.now();
+  const staged = await services.blobs.store.stage(Buffer.from('From: a@x.test\r\nSubject: bench\r\n\r\nbody\r\n'));
+  await db.db.transaction().execute(async (trx) => {
+    await services.blobs.reference(trx, [{ staged, n: MESSAGES }]);
+    const user = await trx.selectFrom('users').select('id').where('email', '=', email!).executeTakeFirstOrThrow();
+    await sql`INSERT INTO mail_contents (blob_hash, message_id, subject, from_name, from_address, to_list, snippet, sent_at)
+      SELECT ${staged.hash}, '<m' || i || '@bench.test>', 'Quarterly report ' || i, 'Sender ' || (i % 97), 'sender' || (i % 97) || '@outside.example',
+             ${JSON.stringify([{ name: '', address: email }])}::jsonb, 'Snippet of message ' || i, now() - make_interval(secs => ${MESSAGES} - i)
+      FROM generate_series(1, ${MESSAGES}) AS i`.execute(trx);
+    await sql`INSERT INTO messages (user_id, folder_mid, content_id, blob_hash, size, received_at, seen, star, has_attach)
+      SELECT ${user.id}, 0, c.id, c.blob_hash, 4096 + (c.id % 30000), c.sent_at, (c.id % 3) <> 0, (c.id % 50) = 0, (c.id % 10) = 0
+      FROM mail_contents c`.execute(trx);
+  });
+  await services.blobs.store.release(staged);
+  await sql`ANALYZE`.execute(db.db);
+  step(`loaded ${MESSAGES} messages in ${round((performance.now() - t0) / 1000)} s`);
+  await services.parser.close();
+  await db.close();
+}
+
+const server = await startServer(env, 18481, 12981);
+try {
+  const base = `http://127.0.0.1:${server.httpPort}`;
+  const login = await (await fetch(`${base}/h5/login/h5`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `email=${email}&password=bench-password` })).json() as { data: { token: string } };
+  const auth = { authorization: `Bearer ${login.data.token}` };
+
+  async function measure(path: string): Promise<{ p50_ms: number; p99_ms: number; rps: number }> {
+    const check = await (await fetch(`${base}${path}`, { headers: auth })).json() as { code: number };
+    if (check.code !== 200) throw new Error(`${path}: ${JSON.stringify(check)}`);
+    for (let i = 0; i < 50; i++) await fetch(`${base}${path}`, { headers: auth }).then((r) => r.arrayBuffer());
+    const times: number[] = [];
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: CLIENTS }, async () => {
+      while (next++ < REQUESTS) {
+        const t = performance.now();
+        const res = await fetch(`${base}${path}`, { headers: auth });
+        await res.arrayBuffer();
+        times.push(performance.now() - t);
+      }
+    }));
+    const secs = (performance.now() - t0) / 1000;
+    times.sort((a, b) => a - b);
+    return { p50_ms: round(percentile(times, 50), 2), p99_ms: round(percentile(times, 99), 2), rps: round(times.length / secs) };
+  }
+
+  const page1 = await measure('/h5/mail/list?mid=0&page=1&size=20');
+  const page500 = await measure('/h5/mail/list?mid=0&page=500&size=20');
+  const index = await measure('/h5/mbox/index');
+  console.log(JSON.stringify({
+    bench: 'api-list', db: dbKind, messages: MESSAGES, clients: CLIENTS, requests_each: REQUESTS,
+    list_page1_p50_ms: page1.p50_ms, list_page1_p99_ms: page1.p99_ms, list_page1_rps: page1.rps,
+    list_page500_p50_ms: page500.p50_ms, list_page500_p99_ms: page500.p99_ms, list_page500_rps: page500.rps,
+    mbox_index_p50_ms: index.p50_ms, mbox_index_p99_ms: index.p99_ms, mbox_index_rps: index.rps,
+    rss_mb: round(rssMb(server.pid)),
+  }));
+} finally {
+  await server.stop();
+  await cleanup();
+}
