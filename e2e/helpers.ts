@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { ARTIFACTS, BASE_URL, DEMO_PASSWORD, SMTP_PORT } from './env';
 
 export const CHROMIUM_ARGS = [
@@ -19,6 +20,29 @@ export async function phone(browser: Browser): Promise<{ context: BrowserContext
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error('[pageerror]', error.message));
   return { context, page };
+}
+
+/** One phone-sized Chromium page for a test file, with a screenshot kept when a test fails. */
+export function phoneSuite(name: string): { readonly page: Page } {
+  let browser: Browser | undefined;
+  let current: Page | undefined;
+  const suite = {
+    get page(): Page {
+      if (!current) throw new Error('the browser has not started');
+      return current;
+    },
+  };
+  beforeAll(async () => {
+    browser = await launch();
+    ({ page: current } = await phone(browser));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(({ onTestFailed, task }) => {
+    onTestFailed(() => screenshot(suite.page, `${name}-${task.name}`));
+  });
+  return suite;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

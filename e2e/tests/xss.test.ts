@@ -1,21 +1,8 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { BASE_URL } from '../env';
-import { launch, login, phone, screenshot, sendMail } from '../helpers';
+import { login, phoneSuite, sendMail } from '../helpers';
 
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await launch();
-  ({ page } = await phone(browser));
-});
-afterAll(async () => {
-  await browser?.close();
-});
-beforeEach(({ onTestFailed, task }) => {
-  onTestFailed(() => screenshot(page, `xss-${task.name}`));
-});
+const suite = phoneSuite('xss');
 
 // Each vector would set __pwned on the app's window if anything in the mail ran.
 const HOSTILE = `
@@ -34,11 +21,11 @@ const HOSTILE = `
 it('a hostile mail runs nothing, even when its links are clicked', async () => {
   const subject = `Prize notice ${Date.now()}`;
   await sendMail({ from: 'mallory@evil.test', to: 'bob@demo.test', subject, html: HOSTILE, text: 'Hello Bob' });
-  await login(page, 'bob@demo.test');
-  const row = page.locator('.mw-mail-row', { hasText: subject });
+  await login(suite.page, 'bob@demo.test');
+  const row = suite.page.locator('.mw-mail-row', { hasText: subject });
   await row.waitFor({ timeout: 15_000 });
   await row.click();
-  const frame = page.locator('iframe.mw-mail-frame');
+  const frame = suite.page.locator('iframe.mw-mail-frame');
   await frame.waitFor();
 
   // The frame is sandboxed without scripts and carries its own CSP.
@@ -47,17 +34,17 @@ it('a hostile mail runs nothing, even when its links are clicked', async () => {
   const srcdoc = (await frame.getAttribute('srcdoc')) ?? '';
   expect(srcdoc).toContain("default-src 'none'");
 
-  const body = page.frameLocator('iframe.mw-mail-frame');
+  const body = suite.page.frameLocator('iframe.mw-mail-frame');
   await body.locator('text=Hello Bob').waitFor();
   const links = body.locator('a');
   for (let i = 0; i < (await links.count()); i++) await links.nth(i).click({ timeout: 5_000 }).catch(() => undefined);
   const buttons = body.locator('button');
   for (let i = 0; i < (await buttons.count()); i++) await buttons.nth(i).click({ timeout: 5_000 }).catch(() => undefined);
-  await page.waitForTimeout(1_000);
+  await suite.page.waitForTimeout(1_000);
 
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+  expect(await suite.page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
   // Still on the read page: nothing navigated the app away.
-  expect(page.url()).toContain('#/pages/read-mail/index');
+  expect(suite.page.url()).toContain('#/pages/read-mail/index');
 });
 
 it('the frame is a second wall: even unsanitised HTML cannot run', async () => {
@@ -65,21 +52,21 @@ it('the frame is a second wall: even unsanitised HTML cannot run', async () => {
   // frame gets HTML the sanitiser would never let through. What stops it then
   // is the frame's sandbox and CSP, and the page's own CSP, which a srcdoc
   // frame inherits (the sandbox attribute itself is checked above).
-  await page.route('**/h5/read/index?**', async (route) => {
+  await suite.page.route('**/h5/read/index?**', async (route) => {
     const response = await route.fetch();
     const body = (await response.json()) as { code: number; data: { html: string } };
     body.data.html = `<p>Raw</p>${HOSTILE}`;
     await route.fulfill({ response, json: body });
   });
   try {
-    await page.reload();
-    const body = page.frameLocator('iframe.mw-mail-frame');
+    await suite.page.reload();
+    const body = suite.page.frameLocator('iframe.mw-mail-frame');
     await body.locator('text=Raw').waitFor();
     await body.locator('#js').click({ timeout: 5_000 }).catch(() => undefined);
-    await page.waitForTimeout(1_000);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+    await suite.page.waitForTimeout(1_000);
+    expect(await suite.page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
   } finally {
-    await page.unroute('**/h5/read/index?**');
+    await suite.page.unroute('**/h5/read/index?**');
   }
 });
 
@@ -88,18 +75,18 @@ it('an ordinary link in a mail opens in a new tab, leaving the app where it was'
   // A link to this machine's own server: the test never reaches outside.
   const target = `${BASE_URL}/h5/uniapp/version`;
   await sendMail({ from: 'carol@partner.test', to: 'bob@demo.test', subject, html: `<p>See <a href="${target}">the version</a></p>` });
-  await page.goto(`${BASE_URL}/#/pages/list-tab/index`);
-  const row = page.locator('.mw-mail-row', { hasText: subject });
+  await suite.page.goto(`${BASE_URL}/#/pages/list-tab/index`);
+  const row = suite.page.locator('.mw-mail-row', { hasText: subject });
   await expect.poll(async () => {
-    await page.reload();
+    await suite.page.reload();
     return row.count();
   }, { timeout: 15_000 }).toBe(1);
   await row.click();
-  const link = page.frameLocator('iframe.mw-mail-frame').locator('a', { hasText: 'the version' });
+  const link = suite.page.frameLocator('iframe.mw-mail-frame').locator('a', { hasText: 'the version' });
   await link.waitFor();
-  const [popup] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+  const [popup] = await Promise.all([suite.page.context().waitForEvent('page'), link.click()]);
   await popup.waitForLoadState();
   expect(popup.url()).toBe(target);
   await popup.close();
-  expect(page.url()).toContain('#/pages/read-mail/index');
+  expect(suite.page.url()).toContain('#/pages/read-mail/index');
 });
