@@ -15,7 +15,7 @@ const [email] = await createUsers(env, 'bench.test', 1);
 {
   // Bulk load in SQL: each message its own content row, as delivery makes them; one
   // shared blob is enough, since listing never opens it. The counter triggers run as usual.
-  const { services, db } = await openServices(loadConfig(env));
+  const { services, db, close } = await openServices(loadConfig(env));
   const t0 = performance.now();
   const staged = await services.blobs.store.stage(Buffer.from('From: a@x.test\r\nSubject: bench\r\n\r\nbody\r\n'));
   await db.db.transaction().execute(async (trx) => {
@@ -32,8 +32,7 @@ const [email] = await createUsers(env, 'bench.test', 1);
   await services.blobs.store.release(staged);
   await sql`ANALYZE`.execute(db.db);
   step(`loaded ${MESSAGES} messages in ${round((performance.now() - t0) / 1000)} s`);
-  await services.parser.close();
-  await db.close();
+  await close();
 }
 
 const server = await startServer(env, 18481, 12981);

@@ -65,7 +65,7 @@ export async function freshEnv(name: string): Promise<{ env: NodeJS.ProcessEnv; 
 
 /** Creates a company with `n` users (user0…) directly through the services, before the server starts. */
 export async function createUsers(env: NodeJS.ProcessEnv, domain: string, n: number): Promise<string[]> {
-  const { services, db } = await openServices(loadConfig(env));
+  const { services, close } = await openServices(loadConfig(env));
   try {
     const c = await services.companies.createCompany({ name: 'Bench Co', domain });
     const hash = await hashPassword('bench-password');
@@ -77,7 +77,7 @@ export async function createUsers(env: NodeJS.ProcessEnv, domain: string, n: num
     }
     return emails;
   } finally {
-    await db.close();
+    await close();
   }
 }
 

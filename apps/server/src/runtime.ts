@@ -25,18 +25,24 @@ export function createLogger(level: string): Logger {
 }
 
 /** Opens storage, migrates, and builds the services: shared by the server, the CLI and the tests. */
-export async function openServices(config: Config, opts: { memoryDb?: boolean; log?: Logger } = {}): Promise<{ services: Services; db: DbHandle }> {
+export async function openServices(config: Config, opts: { memoryDb?: boolean; log?: Logger } = {}): Promise<{ services: Services; db: DbHandle; close(): Promise<void> }> {
   const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb });
   await migrate(db.db);
   const store = new FileBlobStore(path.join(config.dataDir, 'blobs'));
   await store.init();
-  return { services: createServices(config, db.db, store, opts.log), db };
+  const services = createServices(config, db.db, store, opts.log);
+  // Parser threads and the database both keep a process alive until closed.
+  const close = async () => {
+    await services.parser.close();
+    await db.close();
+  };
+  return { services, db, close };
 }
 
 /** Starts HTTP, SMTP and the workers. Used by main.ts and by tests that need real sockets. */
 export async function startRuntime(config: Config, opts: { memoryDb?: boolean; seed?: boolean; log?: Logger } = {}): Promise<Runtime> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const { services, db } = await openServices(config, { ...opts, log });
+  const { services, close } = await openServices(config, { ...opts, log });
   if (opts.seed ?? !config.production) await seedDemo(services, log);
 
   const logger: FastifyServerOptions['logger'] = config.logLevel === 'silent' ? false : {
@@ -63,8 +69,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       for (const t of timers) clearInterval(t);
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await app.close();
-      await services.parser.close();
-      await db.close();
+      await close();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { AppError } from '../errors.js';
 import { openServices } from '../runtime.js';
 
 // First-run setup for production (API.md): creates a company, its domain and its administrator.
@@ -21,15 +22,22 @@ if (password.length < 8) {
   process.exit(2);
 }
 const config = loadConfig();
-const { services, db } = await openServices(config);
+const { services, close } = await openServices(config);
+let status = 0;
 try {
   const c = await services.companies.createCompany({ name: company, domain });
   await services.companies.createUser(c, { email: admin, password, name: values.name ?? 'Administrator', role: 'admin', departmentId: c.rootDepartmentId });
   console.log(`Created ${company} (${domain}) with administrator ${admin}.`);
   console.log(`Publish this DKIM record: mw1._domainkey.${domain} TXT "${c.dkimTxt}"`);
 } catch (err) {
-  console.error(err instanceof Error ? err.message : err);
-  process.exitCode = 1;
+  if (err instanceof AppError && typeof err.detail === 'object' && !Array.isArray(err.detail)) {
+    for (const [field, message] of Object.entries(err.detail)) console.error(`${field}: ${message}`);
+  } else {
+    console.error(err instanceof Error ? err.message : err);
+  }
+  status = 1;
 } finally {
-  await db.close();
+  await close();
 }
+// Explicit: the embedded database's runtime resets process.exitCode when it shuts down.
+process.exit(status);
