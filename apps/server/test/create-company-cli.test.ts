@@ -14,7 +14,7 @@ afterAll(async () => fs.rm(dataDir, { recursive: true, force: true }));
 // The command runs as an operator would run it: a separate process on an embedded
 // database in its own data dir (DATABASE_URL is cleared so the PostgreSQL pass does not share one).
 function run(...args: string[]) {
-  const env = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, DATABASE_URL: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/create-company.ts', ...args], { cwd: serverDir, env, encoding: 'utf8', timeout: 60_000 });
 }
