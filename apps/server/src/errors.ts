@@ -14,5 +14,4 @@ export class AppError extends Error {
 // The same answer for "missing" and "not yours", so ids cannot be probed (API.md).
 export const notFound = (what = 'Mail') => new AppError(Code.NotFound, `${what} not found`);
 export const invalid = (field: string, message: string) => new AppError(Code.Invalid, { [field]: message });
-export const forbidden = (message: string) => new AppError(Code.Forbidden, message);
 export const unauthorized = () => new AppError(Code.Unauthorized, 'You are currently logged out. Please log in again.');

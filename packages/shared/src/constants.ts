@@ -53,4 +53,3 @@ export const MAIL_STATUSES = [
   'sending', 'sent', 'send_failed', 'recalled',
   'audit_waiting', 'auditing', 'audit_passed', 'audit_rejected', 'unknown',
 ] as const;
-export type MailStatusValue = (typeof MAIL_STATUSES)[number];

@@ -71,7 +71,3 @@ export async function countUsers(db: Db): Promise<number> {
   const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
-
-export async function updatePasswordHash(db: Db, userId: number, hash: string): Promise<void> {
-  await db.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
-}

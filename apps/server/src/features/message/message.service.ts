@@ -27,10 +27,6 @@ function toSummary(r: Omit<repo.SummaryRow, 'tags'>, tags: string[]): MailSummar
   };
 }
 
-export interface ReadLinks {
-  token: string;
-}
-
 export class MessageService {
   constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly mailbox: MailboxService) {}
 
