@@ -78,6 +78,12 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: { s
   };
 }
 
+/** A demo server with alice's and bob's session tokens: the usual start of a test file. */
+export async function startDemo(overrides: Partial<Config> = {}): Promise<{ s: TestServer; alice: string; bob: string }> {
+  const s = await startTestServer(overrides);
+  return { s, alice: await s.login('alice@demo.test'), bob: await s.login('bob@demo.test') };
+}
+
 /** Sends raw SMTP lines over a socket and collects the replies: for input nodemailer would never produce. */
 export async function rawSmtp(port: number, script: (io: { send(line: string): void; reply(): Promise<string>; sendRaw(data: string | Buffer): void; closed: Promise<void> }) => Promise<void>): Promise<void> {
   const net = await import('node:net');

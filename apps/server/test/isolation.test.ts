@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Folder, Mail, MailList, MboxIndex } from '@mailwing/shared';
-import { startTestServer, type TestServer } from './harness.js';
+import { startDemo, type TestServer } from './harness.js';
 
 // alice must get exactly the "missing" answer for every id of bob's, on every route.
 let s: TestServer;
@@ -11,9 +11,7 @@ let bobFolder: Folder;
 let aliceMailId: string;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  alice = await s.login('alice@demo.test');
-  bob = await s.login('bob@demo.test');
+  ({ s, alice, bob } = await startDemo());
   await s.send({ from: 'n@outside.example', to: 'bob@demo.test', subject: 'bob only', html: '<img src="cid:p@x"><img src="http://127.0.0.1:9/x.png">',
     attachments: [{ filename: 'p.png', content: Buffer.from('png'), cid: 'p@x' }, { filename: 'secret.txt', content: 'top secret' }] });
   const id = (await s.get<MailList>('/h5/mail/list', { mid: '0' }, bob)).data.list[0]!.id;

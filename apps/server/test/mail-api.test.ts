@@ -1,16 +1,14 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Folder, Mail, MailList, MboxIndex } from '@mailwing/shared';
-import { startTestServer, type TestServer } from './harness.js';
+import { startDemo, type TestServer } from './harness.js';
 
 let s: TestServer;
 let alice: string;
 let bob: string;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  alice = await s.login('alice@demo.test');
-  bob = await s.login('bob@demo.test');
+  ({ s, alice, bob } = await startDemo());
 });
 afterAll(async () => s?.stop());
 

@@ -2,16 +2,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mail, MailList } from '@mailwing/shared';
-import { startTestServer, type TestServer } from './harness.js';
+import { startDemo, startTestServer, type TestServer } from './harness.js';
 
 let s: TestServer;
 let alice: string;
 let bob: string;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  alice = await s.login('alice@demo.test');
-  bob = await s.login('bob@demo.test');
+  ({ s, alice, bob } = await startDemo());
 });
 afterAll(async () => s?.stop());
 
