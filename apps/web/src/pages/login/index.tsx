@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Input } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useNavigate } from 'react-router-dom';
 import { isEmail } from '@mailwing/shared';
 import { api, refreshMbox } from '../../api/endpoints';
 import { setLanguage, useLanguage, useT } from '../../i18n';
 import { session } from '../../state/session';
+import { FormField } from '../../ui/form-field';
 import { Page } from '../../ui/page';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 
@@ -54,31 +55,27 @@ export default function LoginPage() {
           <div className="mw-login-name">{m.appName}</div>
           <div className="mw-login-sub">{m.loginSubtitle}</div>
         </div>
-        <label className="mw-field">
-          <span className="mw-field-label">{m.email}</span>
-          <Input
-            name="email"
-            type="email"
-            autoComplete="username"
-            placeholder={m.emailPlaceholder}
-            value={email}
-            onChange={setEmail}
-            clearable
-          />
-        </label>
-        {errors.email && <div className="mw-field-error" role="alert">{errors.email}</div>}
-        <label className="mw-field">
-          <span className="mw-field-label">{m.password}</span>
-          <Input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            placeholder={m.passwordPlaceholder}
-            value={password}
-            onChange={setPassword}
-          />
-        </label>
-        {errors.password && <div className="mw-field-error" role="alert">{errors.password}</div>}
+        <FormField
+          label={m.email}
+          name="email"
+          type="email"
+          autoComplete="username"
+          placeholder={m.emailPlaceholder}
+          value={email}
+          onChange={setEmail}
+          error={errors.email}
+          clearable
+        />
+        <FormField
+          label={m.password}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          placeholder={m.passwordPlaceholder}
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+        />
         <Button block color="primary" size="large" type="submit" loading={busy} className="mw-login-submit">
           {m.login}
         </Button>
