@@ -69,3 +69,35 @@ export function isImageFile(name: string): boolean {
 export function splitAddresses(value: string): string[] {
   return value.split(/[,;，；]/).map((s) => s.trim()).filter((s) => s.length > 0);
 }
+
+/**
+ * One recipient as typed: "bob@x.com" or "Bob Lee <bob@x.com>". Returns null when
+ * the address part is not a valid mailbox. Quoted names with commas are not
+ * supported: the client sends one chip per address, so they never arrive joined.
+ */
+export function parseAddress(value: string): { name: string; address: string } | null {
+  const m = /^\s*(?:"?([^"<]*?)"?\s*)?<([^<>\s]+)>\s*$/.exec(value);
+  const name = m ? (m[1] ?? '').trim() : '';
+  const address = (m ? m[2]! : value).trim().toLowerCase();
+  return isEmail(address) ? { name, address } : null;
+}
+
+/** Attachment limits of spec §9 that need no configuration. */
+export function attachmentNameProblem(name: string): 'empty' | 'forbidden' | null {
+  if (name.trim() === '') return 'empty';
+  return hasForbiddenNameChar(name) || name.includes('\\') ? 'forbidden' : null;
+}
+
+/** The lowercase extension of a file name without the dot, or ''. */
+export function fileExtension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+/** Subject prefixes that mark replies and forwards, in the languages our users write. */
+const THREAD_PREFIX = /^\s*(?:(?:re|fw|fwd|aw|sv|答复|回复|转发)\s*(?:\[\d+\])?\s*[:：]\s*)+/i;
+
+/** The subject a conversation is grouped by: reply and forward prefixes removed, case folded. */
+export function threadSubject(subject: string): string {
+  return subject.replace(THREAD_PREFIX, '').trim().toLowerCase();
+}

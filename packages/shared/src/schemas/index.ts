@@ -1,3 +1,4 @@
 export * from './common.js';
 export * from './auth.js';
 export * from './mail.js';
+export * from './compose.js';

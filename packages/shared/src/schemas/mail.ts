@@ -36,6 +36,8 @@ export const MailSummary = z.object({
   hasAttach: z.boolean(),
   tags: z.array(z.string()),
   snippet: z.string(),
+  /** Unix seconds a timed send goes out at, while it waits; otherwise null. */
+  sendAt: z.number().int().nullable(),
 });
 export type MailSummary = z.infer<typeof MailSummary>;
 
@@ -47,6 +49,25 @@ export const Attachment = z.object({
   inline: z.boolean(),
 });
 export type Attachment = z.infer<typeof Attachment>;
+
+/** The outcome for one recipient of a sent mail. */
+export const Delivery = z.object({
+  address: z.string(),
+  /** local: a mailbox on this server; external: delivered over SMTP to another server. */
+  kind: z.enum(['local', 'external']),
+  status: z.enum(['sending', 'sent', 'send_failed', 'recalled', 'audit_waiting']),
+  /** The remote server's last answer when it failed or is being retried. */
+  error: z.string(),
+  attempts: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type Delivery = z.infer<typeof Delivery>;
+
+/** Another mail of the same conversation, for the read page. */
+export const ThreadItem = z.object({
+  id: z.string(), mid: z.string(), subject: z.string(), from: Address, date: z.number().int(), status: MailStatus,
+});
+export type ThreadItem = z.infer<typeof ThreadItem>;
 
 export const Mail = MailSummary.extend({
   cc: z.array(Address),
@@ -62,6 +83,10 @@ export const Mail = MailSummary.extend({
   imagesShown: z.boolean(),
   prevId: z.string().nullable(),
   nextId: z.string().nullable(),
+  /** Per-recipient outcome; only a sent copy has entries. */
+  deliveries: z.array(Delivery),
+  /** Other mails of this mailbox in the same conversation, oldest first. */
+  thread: z.array(ThreadItem),
 });
 export type Mail = z.infer<typeof Mail>;
 
