@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { APP_VERSION } from '@mailwing/shared';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { composeRoutes } from './features/compose/compose.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
@@ -34,6 +36,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   app.addHook('preValidation', authHook(services.auth));
 
   await app.register(formbody);
+  // One file per upload request; the per-file limit stops reading at the limit, not after.
+  await app.register(multipart, { limits: { fileSize: config.attachments.maxFileBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 } });
   await app.register(swagger, {
     openapi: { info: { title: 'Mailwing H5 API', version: APP_VERSION }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
     transform: jsonSchemaTransform,
@@ -43,6 +47,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   authRoutes(app, services.auth);
   mailboxRoutes(app, services.mailbox);
   messageRoutes(app, services.messages, { imageProxyAllowPrivate: config.imageProxyAllowPrivate });
+  composeRoutes(app, services.compose, services.uploads);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

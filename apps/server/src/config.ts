@@ -25,7 +25,39 @@ const Env = z.object({
   SESSION_DAYS: z.coerce.number().int().positive().default(30),
   // The image proxy refuses private and loopback targets unless this is set (tests only).
   IMAGE_PROXY_ALLOW_PRIVATE: bool.default(false),
+  // Attachments of outgoing mail (spec §9 leaves the sizes to us).
+  ATTACH_MAX_FILE_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  ATTACH_MAX_TOTAL_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  ATTACH_BLOCKED_EXTENSIONS: z.string().default('exe,com,bat,cmd,scr,pif,cpl,msi,msp,vbs,vbe,js,jse,wsf,wsh,ps1,hta,jar,reg,lnk'),
+  // Outbound delivery: a relay (smtp://user:pass@host:port, smtps:// for TLS from the start) or, without one, MX lookup.
+  SMTP_RELAY: z.string().url().optional(),
+  OUTBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
+  DNS_SERVERS: z.string().optional(),
+  DELIVERY_RETRY_BASE_MS: z.coerce.number().int().positive().default(60_000),
+  DELIVERY_RETRY_MAX_MS: z.coerce.number().int().positive().default(4 * 3600_000),
+  DELIVERY_MAX_AGE_MS: z.coerce.number().int().positive().default(4 * 24 * 3600_000),
+  DELIVERY_LEASE_MS: z.coerce.number().int().positive().default(10 * 60_000),
+  DELIVERY_POLL_MS: z.coerce.number().int().positive().default(1_000),
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
 });
+
+export interface DeliveryConfig {
+  relay: string | undefined;
+  port: number;
+  dnsServers: string[];
+  retryBaseMs: number;
+  retryMaxMs: number;
+  maxAgeMs: number;
+  leaseMs: number;
+  pollMs: number;
+  concurrency: number;
+}
+
+export interface AttachmentConfig {
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  blockedExtensions: string[];
+}
 
 export interface Config {
   production: boolean;
@@ -40,7 +72,11 @@ export interface Config {
   webDist: string;
   sessionDays: number;
   imageProxyAllowPrivate: boolean;
+  attachments: AttachmentConfig;
+  delivery: DeliveryConfig;
 }
+
+const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = Env.parse(env);
@@ -58,6 +94,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     sessionDays: e.SESSION_DAYS,
     imageProxyAllowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE,
+    attachments: { maxFileBytes: e.ATTACH_MAX_FILE_BYTES, maxTotalBytes: e.ATTACH_MAX_TOTAL_BYTES, blockedExtensions: list(e.ATTACH_BLOCKED_EXTENSIONS) },
+    delivery: {
+      relay: e.SMTP_RELAY, port: e.OUTBOUND_SMTP_PORT, dnsServers: list(e.DNS_SERVERS), retryBaseMs: e.DELIVERY_RETRY_BASE_MS,
+      retryMaxMs: e.DELIVERY_RETRY_MAX_MS, maxAgeMs: e.DELIVERY_MAX_AGE_MS, leaseMs: e.DELIVERY_LEASE_MS, pollMs: e.DELIVERY_POLL_MS,
+      concurrency: e.DELIVERY_CONCURRENCY,
+    },
   };
 }
 
@@ -75,6 +117,10 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     webDist: path.join(overrides.dataDir, 'no-web'),
     sessionDays: 30,
     imageProxyAllowPrivate: true,
+    attachments: { maxFileBytes: 25 * 1024 * 1024, maxTotalBytes: 50 * 1024 * 1024, blockedExtensions: ['exe', 'bat', 'js', 'vbs'] },
+    delivery: {
+      relay: undefined, port: 25, dnsServers: [], retryBaseMs: 200, retryMaxMs: 2_000, maxAgeMs: 60_000, leaseMs: 5_000, pollMs: 100, concurrency: 10,
+    },
     ...overrides,
   };
 }

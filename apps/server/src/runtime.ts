@@ -61,12 +61,16 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
   if (config.workers) {
     // Collects blobs whose last reference went away (a purge collects its own at once; this catches crashes in between).
     timers.push(setInterval(() => { services.blobs.collect().catch((err: unknown) => log.error({ err }, 'blob collection failed')); }, 10 * 60_000));
+    timers.push(setInterval(() => { services.uploads.sweep().catch((err: unknown) => log.error({ err }, 'upload sweep failed')); }, 60 * 60_000));
+    services.queue.start();
   }
 
   return {
     services, app, httpPort, smtpPort,
     async stop() {
       for (const t of timers) clearInterval(t);
+      await services.queue.stop();
+      services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await app.close();
       await close();

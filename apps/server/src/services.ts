@@ -9,6 +9,12 @@ import { MailboxService } from './features/mailbox/mailbox.service.js';
 import { IngestService } from './features/message/ingest.service.js';
 import { MessageService } from './features/message/message.service.js';
 import { ParsePool } from './features/message/parse-pool.js';
+import { companyAuditPolicy } from './features/compose/audit-policy.js';
+import { ComposeService } from './features/compose/compose.service.js';
+import { UploadService } from './features/compose/upload.service.js';
+import { DeliveryWorker } from './delivery/delivery.worker.js';
+import { QueueRunner } from './delivery/queue-runner.js';
+import { SmtpOutbound } from './delivery/smtp-outbound.js';
 
 export interface Services {
   config: Config;
@@ -20,6 +26,12 @@ export interface Services {
   ingest: IngestService;
   companies: CompanyService;
   parser: ParsePool;
+  uploads: UploadService;
+  compose: ComposeService;
+  outbound: SmtpOutbound;
+  delivery: DeliveryWorker;
+  /** Timed sends and the outbound queue; started by the runtime when WORKERS is on. */
+  queue: QueueRunner;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -27,12 +39,23 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const blobs = new BlobService(db, store);
   const mailbox = new MailboxService(db);
   const parser = new ParsePool(config.parseWorkers, 30_000, log);
+  const messages = new MessageService(db, blobs, mailbox);
+  // PGlite has one connection, so one commit at a time; a server overlaps several.
+  const ingest = new IngestService(db, blobs, parser, config.databaseUrl ? 4 : 1);
+  const uploads = new UploadService(db, blobs, config.attachments);
+  const hostname = config.smtp.hostname;
+  const outbound = new SmtpOutbound(config.delivery, hostname);
+  const delivery = new DeliveryWorker({ db, store, ingest, outbound, cfg: config.delivery, hostname, log });
+  // The runner needs compose (timed sends) and compose needs to wake the runner after a send.
+  let queue: QueueRunner | undefined;
+  const compose = new ComposeService({
+    db, blobs, parser, uploads, messages, ingest, policy: companyAuditPolicy, hostname, maxTotalBytes: config.attachments.maxTotalBytes,
+    onQueued: () => queue?.wake(),
+  });
+  queue = new QueueRunner(async () => (await compose.dispatchDue()) + (await delivery.runOnce()), config.delivery.pollMs, log);
   return {
-    config, db, blobs, mailbox, parser,
+    config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
     auth: new AuthService(db, config.sessionDays),
-    messages: new MessageService(db, blobs, mailbox),
-    // PGlite has one connection, so one commit at a time; a server overlaps several.
-    ingest: new IngestService(db, blobs, parser, config.databaseUrl ? 4 : 1),
     companies: new CompanyService(db),
   };
 }

@@ -29,7 +29,9 @@ export async function unreferenced(db: Db, limit: number): Promise<string[]> {
 export async function lockIfCollectable(db: Db, hash: string): Promise<boolean> {
   const row = await db.selectFrom('blobs').select('hash').where('hash', '=', hash).where('refcount', '=', 0)
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('mail_contents').select(sql`1`.as('x')).where('blob_hash', '=', hash))))
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('outbox').select(sql`1`.as('x')).where('blob_hash', '=', hash))))
+    // Queued deliveries keep their blob without a reference of their own: the sender may purge the sent copy meanwhile.
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('outbox').select(sql`1`.as('x')).where('blob_hash', '=', hash).where('status', 'in', ['held', 'queued']))))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('uploads').select(sql`1`.as('x')).where('blob_hash', '=', hash))))
     .forUpdate().executeTakeFirst();
   return row !== undefined;
 }

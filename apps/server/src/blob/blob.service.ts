@@ -12,6 +12,11 @@ export class BlobService {
     for (const r of refs) await this.store.ensure(r.staged);
   }
 
+  /** More references to a blob that is already referenced and present (e.g. recipients' copies of a sent mail). */
+  async addRefs(trx: Db, hash: string, size: number, n: number): Promise<void> {
+    if (n > 0) await repo.addRefs(trx, [{ hash, size, n }]);
+  }
+
   async unreference(trx: Db, counts: Map<string, number>): Promise<void> {
     if (counts.size > 0) await repo.dropRefs(trx, counts);
   }

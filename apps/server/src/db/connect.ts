@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
+import * as m002 from './migrations/002-compose.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -15,7 +16,7 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = { '001-initial': m001 };
+const migrations: Record<string, Migration> = { '001-initial': m001, '002-compose': m002 };
 
 // int8 (OID 20) as a JS number on both backends: PGlite already does this, pg gives strings.
 pg.types.setTypeParser(20, (v: string) => Number(v));

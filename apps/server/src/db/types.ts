@@ -9,7 +9,7 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Json<T> = ColumnType<T, string, string>;
 
 export interface CustomersTable { id: Id; email: string; password_hash: string; name: Generated<string>; balance_cents: Generated<number>; status: Generated<string>; created_at: CreatedAt }
-export interface CompaniesTable { id: Id; customer_id: number | null; name: string; plan: Generated<string>; seats: Generated<number>; expires_at: Date | null; status: Generated<string>; is_demo: Generated<boolean>; created_at: CreatedAt }
+export interface CompaniesTable { id: Id; customer_id: number | null; name: string; plan: Generated<string>; seats: Generated<number>; expires_at: Date | null; status: Generated<string>; is_demo: Generated<boolean>; audit_outgoing: Generated<boolean>; created_at: CreatedAt }
 export interface DomainsTable { id: Id; company_id: number; name: string; dkim_selector: string; dkim_private_key: string; dkim_public_key: string; created_at: CreatedAt }
 export interface DepartmentsTable { id: Id; company_id: number; parent_id: number | null; name: string; sort: Generated<number>; created_at: CreatedAt }
 export interface UsersTable {
@@ -28,20 +28,27 @@ export interface MailContentsTable {
   id: Id; blob_hash: string; message_id: string; in_reply_to: string; references_list: string; subject: string;
   from_name: string; from_address: string; to_list: Json<Address[]>; cc_list: Json<Address[]>; reply_to: Json<Address[]>;
   sent_at: Date | null; snippet: string; html: string; text_body: string; attachments: Json<StoredAttachment[]>;
-  remote_images: boolean; urgent: boolean; parse_error: string | null; created_at: CreatedAt;
+  remote_images: boolean; urgent: boolean; parse_error: string | null; thread_subject: Generated<string>; created_at: CreatedAt;
 }
 export interface MessagesTable {
   id: Id; user_id: number; folder_mid: number; content_id: number; blob_hash: string; size: number;
   received_at: ColumnType<Date, Date | undefined, Date>; seen: Generated<boolean>; star: Generated<boolean>; urgent: Generated<boolean>;
   answered: Generated<boolean>; forwarded: Generated<boolean>; has_attach: Generated<boolean>; delivery_state: string | null;
   bcc: ColumnType<Address[], string | undefined, string>; note: Generated<string>; images_allowed: Generated<boolean>;
+  send_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 export interface TagsTable { id: Id; user_id: number; name: string; color: Generated<string> }
 export interface MessageTagsTable { message_id: number; tag_id: number }
 export interface OutboxTable {
   id: Id; message_id: number | null; company_id: number; blob_hash: string; mail_from: string; rcpt: string; idempotency_key: string;
   status: Generated<'held' | 'queued' | 'sent' | 'failed'>; attempts: Generated<number>; next_attempt_at: Generated<Date>; last_error: Generated<string>;
-  created_at: CreatedAt; updated_at: Generated<Date>;
+  created_at: CreatedAt; updated_at: Generated<Date>; sender_id: number | null; remote_host: Generated<string>;
+}
+export interface UploadsTable { id: Id; user_id: number; blob_hash: string; name: string; size: number; content_type: string; created_at: CreatedAt }
+export interface DispatchesTable { message_id: number; user_id: number; state: 'scheduled' | 'held'; send_at: Date }
+export interface SendRecipientsTable {
+  id: Id; sent_id: number; address: string; kind: 'local' | 'external'; copy_id: number | null; outbox_id: number | null;
+  recalled: Generated<boolean>; created_at: CreatedAt;
 }
 
 /** One attachment as found in the raw message; `index` is its position among mailparser's attachments. */
@@ -65,6 +72,9 @@ export interface Database {
   tags: TagsTable;
   message_tags: MessageTagsTable;
   outbox: OutboxTable;
+  uploads: UploadsTable;
+  dispatches: DispatchesTable;
+  send_recipients: SendRecipientsTable;
 }
 
 export type User = Selectable<UsersTable>;

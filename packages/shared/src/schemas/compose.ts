@@ -98,7 +98,14 @@ export type ComposeLimits = z.infer<typeof ComposeLimits>;
 
 export const ComposeMode = z.enum(['edit', 'reply', 'replyAll', 'forward']);
 export type ComposeMode = z.infer<typeof ComposeMode>;
-export const LoadComposeQuery = z.object({ mid: mailId, mode: ComposeMode.default('edit') });
+export const LoadComposeQuery = z.object({
+  mid: mailId,
+  mode: ComposeMode.default('edit'),
+  /** Language of the quote header ("On … wrote:"); defaults to the mailbox's language. */
+  lang: z.enum(['zh', 'en']).optional(),
+  /** The writer's time zone as minutes east of UTC (-getTimezoneOffset()), for dates in the quote. */
+  tz: z.coerce.number().int().min(-840).max(840).optional(),
+});
 
 /** What the compose page starts from: a draft to continue, or a reply or forward to write. */
 export const ComposeData = z.object({
@@ -121,6 +128,7 @@ export const Suggestions = z.object({ list: z.array(Address) });
 export type Suggestions = z.infer<typeof Suggestions>;
 
 export const MailIdInput = z.object({ mid: mailId });
+export const UploadQuery = z.object({ id: z.string().regex(/^\d{1,18}$/, 'is not a valid upload id') });
 
 export const RecallResult = z.object({
   results: z.array(z.object({ address: z.string(), result: z.enum(['recalled', 'read', 'external']) })),

@@ -142,3 +142,14 @@ export async function extractAttachment(raw: Buffer, index: number): Promise<Buf
   const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
   return mail.attachments[index]?.content ?? null;
 }
+
+/** Several attachments of one raw message, parsed once. Missing indices are left out. */
+export async function extractAttachments(raw: Buffer, indices: number[]): Promise<Map<number, Buffer>> {
+  const out = new Map<number, Buffer>();
+  if (indices.includes(-1)) out.set(-1, raw);
+  if (indices.some((i) => i >= 0)) {
+    const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+    for (const i of indices) if (i >= 0 && mail.attachments[i]) out.set(i, mail.attachments[i].content);
+  }
+  return out;
+}

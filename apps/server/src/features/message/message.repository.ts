@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
+import { threadSubject } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import type { Database, NewMessage } from '../../db/types.js';
 import type { ParsedContent } from './mail-parse.js';
@@ -10,7 +11,7 @@ export async function insertContents(db: Db, items: { hash: string; content: Par
   const rows = await db.insertInto('mail_contents').values(items.map(({ hash, content: p }) => ({
     blob_hash: hash, message_id: p.messageId, in_reply_to: p.inReplyTo, references_list: p.references, subject: p.subject,
     from_name: p.from.name, from_address: p.from.address, to_list: JSON.stringify(p.to), cc_list: JSON.stringify(p.cc),
-    reply_to: JSON.stringify(p.replyTo), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
+    reply_to: JSON.stringify(p.replyTo), thread_subject: threadSubject(p.subject), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
     attachments: JSON.stringify(p.attachments), remote_images: p.remoteImages.length > 0, urgent: p.urgent, parse_error: p.parseError,
   }))).returning('id').execute();
   return rows.map((r) => r.id);
@@ -25,7 +26,7 @@ export async function insertMessages(db: Db, rows: NewMessage[]): Promise<number
 
 const summaryColumns = [
   'm.id', 'm.folder_mid', 'm.size', 'm.received_at', 'm.seen', 'm.star', 'm.urgent', 'm.answered', 'm.forwarded', 'm.has_attach',
-  'm.delivery_state', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.snippet', 'c.sent_at',
+  'm.delivery_state', 'm.send_at', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.snippet', 'c.sent_at',
 ] as const;
 
 /**
@@ -55,7 +56,7 @@ export async function tagsOf(db: Db, messageIds: number[]): Promise<Map<number, 
 export async function findOne(db: Db, userId: number, id: number) {
   return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
     .select([...summaryColumns, 'm.bcc', 'm.note', 'm.images_allowed', 'm.blob_hash', 'c.cc_list', 'c.reply_to', 'c.html', 'c.text_body',
-      'c.attachments', 'c.message_id', 'c.remote_images'])
+      'c.attachments', 'c.message_id', 'c.remote_images', 'c.thread_subject', 'c.in_reply_to', 'c.references_list', 'm.content_id'])
     .where('m.user_id', '=', userId).where('m.id', '=', id).executeTakeFirst();
 }
 
@@ -102,8 +103,9 @@ export async function allowImages(db: Db, userId: number, id: number): Promise<v
   await db.updateTable('messages').set({ images_allowed: true }).where('user_id', '=', userId).where('id', '=', id).execute();
 }
 
-export async function deleteRows(db: Db, userId: number, ids: number[]): Promise<void> {
-  await db.deleteFrom('messages').where(owned(userId, ids)).execute();
+/** Deletes rows by id; callers have already checked ownership under lock. */
+export async function deleteRows(db: Db, ids: number[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('messages').where('id', 'in', ids).execute();
 }
 
 /** Drops parsed contents that no mailbox points at any more; returns their blob hashes. */

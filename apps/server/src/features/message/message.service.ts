@@ -1,10 +1,11 @@
-import { SystemFolder, type Address, type Mail, type MailList, type MailListQuery, type MailStatus, type MailSummary } from '@mailwing/shared';
+import { SystemFolder, type Address, type Delivery, type Mail, type MailList, type MailListQuery, type MailStatus, type MailSummary } from '@mailwing/shared';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
 import type { StoredAttachment } from '../../db/types.js';
 import { invalid, notFound } from '../../errors.js';
 import type { MailboxService } from '../mailbox/mailbox.service.js';
 import { presentHtml } from './html-sanitizer.js';
+import * as sent from '../compose/compose.repository.js';
 import * as repo from './message.repository.js';
 
 const DELIVERY_STATES = new Set<string>(['sending', 'sent', 'send_failed', 'recalled', 'audit_waiting', 'auditing', 'audit_passed', 'audit_rejected']);
@@ -19,11 +20,24 @@ function statusOf(m: { delivery_state: string | null; seen: boolean; answered: b
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
+type DeliveryRow = Awaited<ReturnType<typeof sent.deliveriesOf>>[number];
+
+/** One recipient's outcome: a local copy is delivered at once; an outside one follows its queue job. */
+function toDelivery(r: DeliveryRow): Delivery {
+  const status = r.recalled ? 'recalled'
+    : r.kind === 'local' ? 'sent'
+      : r.status === 'sent' ? 'sent' : r.status === 'failed' ? 'send_failed' : r.status === 'held' ? 'audit_waiting' : 'sending';
+  return {
+    address: r.address, kind: r.kind, status, error: r.status === 'sent' ? '' : (r.last_error ?? ''), attempts: r.attempts ?? 0,
+    updatedAt: unix(r.updated_at ?? r.created_at),
+  };
+}
+
 function toSummary(r: Omit<repo.SummaryRow, 'tags'>, tags: string[]): MailSummary {
   return {
     id: String(r.id), mid: String(r.folder_mid), subject: r.subject, from: { name: r.from_name, address: r.from_address },
     to: r.to_list as Address[], date: unix(r.sent_at ?? r.received_at), size: r.size, status: statusOf(r), read: r.seen, star: r.star,
-    urgent: r.urgent, hasAttach: r.has_attach, tags, snippet: r.snippet,
+    urgent: r.urgent, hasAttach: r.has_attach, tags, snippet: r.snippet, sendAt: r.send_at ? unix(r.send_at) : null,
   };
 }
 
@@ -53,7 +67,10 @@ export class MessageService {
       await repo.allowImages(this.db, userId, row.id);
       row.images_allowed = true;
     }
-    const [tags, near] = await Promise.all([repo.tagsOf(this.db, [row.id]), repo.neighbours(this.db, userId, row.folder_mid, row.received_at, row.id)]);
+    const [tags, near, deliveries, thread] = await Promise.all([
+      repo.tagsOf(this.db, [row.id]), repo.neighbours(this.db, userId, row.folder_mid, row.received_at, row.id),
+      row.delivery_state ? sent.deliveriesOf(this.db, row.id) : [], sent.threadOf(this.db, userId, row.thread_subject, row.id),
+    ]);
     const t = encodeURIComponent(opts.token);
     const html = presentHtml(row.html, {
       inlineUrl: (cid) => `/h5/read/inline?mid=${row.id}&cid=${encodeURIComponent(cid)}&t=${t}`,
@@ -68,6 +85,11 @@ export class MessageService {
       cc: row.cc_list as Address[], bcc: row.bcc, replyTo: row.reply_to as Address[], html, text: row.text_body, attachments,
       note: row.note, messageId: row.message_id, remoteImages: row.remote_images, imagesShown: row.images_allowed,
       prevId: near.prev === null ? null : String(near.prev), nextId: near.next === null ? null : String(near.next),
+      deliveries: deliveries.map(toDelivery),
+      thread: thread.map((t) => ({
+        id: String(t.id), mid: String(t.folder_mid), subject: t.subject, from: { name: t.from_name, address: t.from_address },
+        date: unix(t.sent_at ?? t.received_at), status: statusOf(t),
+      })),
     };
   }
 
@@ -115,15 +137,25 @@ export class MessageService {
     const n = await this.onOwned(userId, ids, async (trx, rows) => {
       const allowed = new Set([Number(SystemFolder.Deleted), Number(SystemFolder.Spam)]);
       if (rows.some((r) => !allowed.has(r.folder_mid))) throw invalid('ids', 'Only mail in Deleted or Spam can be deleted permanently');
-      await repo.deleteRows(trx, userId, rows.map((r) => r.id));
-      const counts = new Map<string, number>();
-      for (const r of rows) counts.set(r.blob_hash, (counts.get(r.blob_hash) ?? 0) + 1);
-      await this.blobs.unreference(trx, counts);
-      await repo.deleteOrphanContents(trx, [...new Set(rows.map((r) => r.content_id))]);
+      await this.removeRows(trx, rows);
       return rows.length;
     });
     await this.blobs.collect();
     return n;
+  }
+
+  /**
+   * Inside a transaction, after the caller locked and checked the rows: deletes them for
+   * good, drops their blob references and any parsed content nobody points at any more.
+   * The blobs themselves go at the next collect().
+   */
+  async removeRows(trx: Db, rows: { id: number; blob_hash: string; content_id: number }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await repo.deleteRows(trx, rows.map((r) => r.id));
+    const counts = new Map<string, number>();
+    for (const r of rows) counts.set(r.blob_hash, (counts.get(r.blob_hash) ?? 0) + 1);
+    await this.blobs.unreference(trx, counts);
+    await repo.deleteOrphanContents(trx, [...new Set(rows.map((r) => r.content_id))]);
   }
 
   /** The raw message and the stored description of one attachment (index 9999 = the whole original). */

@@ -1,0 +1,105 @@
+import { Resolver } from 'node:dns/promises';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { DeliveryConfig } from '../config.js';
+
+export type AttemptResult =
+  | { ok: true; response: string; host: string }
+  | { ok: false; permanent: boolean; error: string; host: string };
+
+interface Target { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } }
+
+type Route = { targets: Target[] } | { failure: string };
+
+const MX_CACHE_MS = 5 * 60_000;
+
+/**
+ * Sends one message to one outside recipient over SMTP with nodemailer: through
+ * the configured relay, or to the recipient domain's MX hosts in preference order.
+ * STARTTLS is used whenever the server offers it (opportunistic: MX certificates
+ * are rarely valid for their names, so they are not verified). One pooled
+ * connection set per host keeps a busy queue from opening a socket per message.
+ */
+export class SmtpOutbound {
+  private readonly pools = new Map<string, Transporter>();
+  private readonly mxCache = new Map<string, { route: Route; until: number }>();
+  private readonly resolver = new Resolver();
+  private readonly relay: Target | undefined;
+
+  constructor(private readonly cfg: DeliveryConfig, private readonly heloName: string) {
+    if (cfg.dnsServers.length > 0) this.resolver.setServers(cfg.dnsServers);
+    this.relay = cfg.relay ? parseRelay(cfg.relay) : undefined;
+  }
+
+  async deliver(from: string, rcpt: string, raw: Buffer): Promise<AttemptResult> {
+    const route = this.relay ? { targets: [this.relay] } : await this.route(rcpt.split('@')[1] ?? '');
+    if ('failure' in route) return { ok: false, permanent: !route.failure.startsWith('4'), error: route.failure, host: '' };
+    let last: AttemptResult = { ok: false, permanent: false, error: '451 4.4.1 no mail server could be reached', host: '' };
+    for (const target of route.targets) {
+      try {
+        const info = await this.pool(target).sendMail({ envelope: { from, to: [rcpt] }, raw }) as { response?: string };
+        return { ok: true, response: info.response ?? '250 OK', host: target.host };
+      } catch (err) {
+        const e = err as Error & { responseCode?: number; response?: string };
+        if (typeof e.responseCode === 'number') {
+          // The server answered: its verdict stands, other MX hosts are not asked (RFC 5321 §5.1).
+          return { ok: false, permanent: e.responseCode >= 500, error: e.response ?? `${e.responseCode} ${e.message}`, host: target.host };
+        }
+        last = { ok: false, permanent: false, error: `451 4.4.1 ${target.host}: ${e.message}`, host: target.host };
+      }
+    }
+    return last;
+  }
+
+  private async route(domain: string): Promise<Route> {
+    const cached = this.mxCache.get(domain);
+    if (cached && cached.until > Date.now()) return cached.route;
+    const route = await this.lookup(domain);
+    // Temporary DNS failures are not cached: the next attempt asks again.
+    if ('targets' in route || !route.failure.startsWith('4')) this.mxCache.set(domain, { route, until: Date.now() + MX_CACHE_MS });
+    return route;
+  }
+
+  private async lookup(domain: string): Promise<Route> {
+    const target = (host: string): Target => ({ host, port: this.cfg.port, secure: false });
+    try {
+      const mx = (await this.resolver.resolveMx(domain)).sort((a, b) => a.priority - b.priority);
+      // RFC 7505: a single MX of "." says the domain takes no mail at all.
+      if (mx.length === 1 && (mx[0]!.exchange === '' || mx[0]!.exchange === '.')) return { failure: `556 5.1.10 ${domain} accepts no mail (null MX)` };
+      return { targets: mx.map((m) => target(m.exchange)) };
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      // RFC 5321 §5.1: without MX records the domain's own address is the implicit MX.
+      if (code === 'ENODATA') return { targets: [target(domain)] };
+      if (code === 'ENOTFOUND') return { failure: `550 5.1.2 ${domain}: no such domain` };
+      return { failure: `451 4.4.3 DNS lookup for ${domain} failed (${code ?? 'error'})` };
+    }
+  }
+
+  private pool(t: Target): Transporter {
+    const key = `${t.host}:${t.port}`;
+    let pool = this.pools.get(key);
+    if (!pool) {
+      pool = nodemailer.createTransport({
+        host: t.host, port: t.port, secure: t.secure, auth: t.auth, name: this.heloName,
+        pool: true, maxConnections: 5, maxMessages: 100,
+        connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 5 * 60_000,
+        tls: { rejectUnauthorized: false },
+        logger: false,
+      });
+      this.pools.set(key, pool);
+    }
+    return pool;
+  }
+
+  close(): void {
+    for (const pool of this.pools.values()) pool.close();
+    this.pools.clear();
+  }
+}
+
+function parseRelay(url: string): Target {
+  const u = new URL(url);
+  const secure = u.protocol === 'smtps:';
+  const auth = u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined;
+  return { host: u.hostname, port: Number(u.port) || (secure ? 465 : 587), secure, auth };
+}

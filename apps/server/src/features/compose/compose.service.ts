@@ -1,0 +1,373 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ComposeMessages, SystemFolder, type Address, type ComposeData, type ComposeMode, type DraftInput, type RecallResult, type SendInput, type SendResult, type Suggestions,
+} from '@mailwing/shared';
+import type { BlobService } from '../../blob/blob.service.js';
+import type { Db } from '../../db/connect.js';
+import type { NewMessage, StoredAttachment } from '../../db/types.js';
+import { deliverBounce } from '../../delivery/bounce.js';
+import { dkimSign } from '../../delivery/dkim.js';
+import { headerBlock } from '../../delivery/dsn.js';
+import * as outbox from '../../delivery/outbox.repository.js';
+import { invalid, notFound } from '../../errors.js';
+import { isHostedDomain, resolveLocal } from '../account/account.repository.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import { composeMime } from '../message/compose-mime.js';
+import type { IngestService } from '../message/ingest.service.js';
+import type { ParsedContent } from '../message/mail-parse.js';
+import * as messages from '../message/message.repository.js';
+import type { MessageService } from '../message/message.service.js';
+import type { ParsePool } from '../message/parse-pool.js';
+import type { AuditPolicy } from './audit-policy.js';
+import { prepareOutgoingHtml, htmlToText } from './compose-html.js';
+import * as repo from './compose.repository.js';
+import { quoteFor } from './quote.js';
+import type { Part, UploadService } from './upload.service.js';
+
+const SENT = Number(SystemFolder.Sent);
+const DRAFTS = Number(SystemFolder.Drafts);
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+// A timed send a little in the past (a slow phone, a clock a bit off) just goes now.
+const PAST_SLACK_MS = 60_000;
+
+export interface ComposeDeps {
+  db: Db;
+  blobs: BlobService;
+  parser: ParsePool;
+  uploads: UploadService;
+  messages: MessageService;
+  ingest: IngestService;
+  policy: AuditPolicy;
+  hostname: string;
+  maxTotalBytes: number;
+  /** Called after commit when outside recipients were queued, so the delivery worker need not wait for its next poll. */
+  onQueued: () => void;
+}
+
+interface Built { raw: Buffer; content: ParsedContent; sender: repo.SenderProfile }
+
+/** Drafts, sending (now, timed, or held for audit), dispatch to local mailboxes and the queue, and recall. */
+export class ComposeService {
+  constructor(private readonly d: ComposeDeps) {}
+
+  async saveDraft(me: AuthContext, input: DraftInput): Promise<{ id: string }> {
+    const built = await this.build(me, input, true);
+    const id = await this.persist(built, async (trx, stored) => {
+      const [draftId] = await messages.insertMessages(trx, [stored.row(DRAFTS, input.bcc, null, null)]);
+      await this.discardDraft(trx, me.userId, input.draftId);
+      return draftId!;
+    });
+    return { id: String(id) };
+  }
+
+  async send(me: AuthContext, input: SendInput): Promise<SendResult> {
+    let sendAt: Date | null = null;
+    if (input.sendAt !== undefined) {
+      const at = input.sendAt * 1000;
+      if (at < Date.now() - PAST_SLACK_MS) throw invalid('sendAt', ComposeMessages.sendAtPast);
+      if (at > Date.now()) sendAt = new Date(at);
+    }
+    const recipients = dedupe([...input.to, ...input.cc, ...input.bcc]);
+    await this.refuseUnknownLocal(recipients);
+    const built = await this.build(me, input, false);
+    const bounces: string[] = [];
+    const { id, status } = await this.persist(built, async (trx, stored) => {
+      const [sentId] = await messages.insertMessages(trx, [stored.row(SENT, input.bcc, 'sending', sendAt)]);
+      const sent = (await repo.sentCopy(trx, sentId!))!;
+      let state: SendResult['status'] = 'sending';
+      if (sendAt) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'scheduled', sendAt });
+      else if ((await this.review(built.sender, recipients, sent.subject)) === 'hold') {
+        await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'held', sendAt: new Date() });
+        await repo.setSentState(trx, sentId!, 'audit_waiting');
+        state = 'audit_waiting';
+      } else {
+        const r = await this.deliverNow(trx, sent, built.sender, recipients);
+        bounces.push(...r.unknown);
+        state = r.external > 0 ? 'sending' : 'sent';
+      }
+      if (input.replyTo) await repo.setFlag(trx, me.userId, Number(input.replyTo), 'answered');
+      if (input.forwardOf) await repo.setFlag(trx, me.userId, Number(input.forwardOf), 'forwarded');
+      await this.discardDraft(trx, me.userId, input.draftId);
+      return { id: sentId!, status: state };
+    });
+    if (status === 'sending' && !sendAt) this.d.onQueued();
+    return { id: String(id), sendAt: sendAt ? unix(sendAt) : null, status };
+  }
+
+  /** Sends whose time has come, on whichever node locks them first. Returns how many were handled. */
+  async dispatchDue(): Promise<number> {
+    const bounced: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] }[] = [];
+    let queued = false;
+    const n = await this.d.db.transaction().execute(async (trx) => {
+      const due = await repo.lockDueDispatches(trx, 20);
+      for (const job of due) {
+        const sent = await repo.sentCopy(trx, job.message_id);
+        if (!sent) continue;
+        const sender = await repo.senderProfile(trx, job.user_id);
+        const recipients = dedupe([...sent.to_list, ...sent.cc_list, ...sent.bcc]);
+        if ((await this.review(sender, recipients, sent.subject)) === 'hold') {
+          await repo.setDispatchState(trx, sent.id, 'held');
+          await repo.setSentState(trx, sent.id, 'audit_waiting', null);
+          continue;
+        }
+        await repo.deleteDispatch(trx, sent.id);
+        const r = await this.deliverNow(trx, sent, sender, recipients);
+        if (r.unknown.length > 0) bounced.push({ sent, sender, addresses: r.unknown });
+        queued ||= r.external > 0;
+      }
+      return due.length;
+    });
+    for (const b of bounced) await this.bounceUnknown(b.sent, b.sender, b.addresses);
+    if (queued) this.d.onQueued();
+    return n;
+  }
+
+  /** The audit seam's release: a held mail is dispatched as if it had just been sent. */
+  async release(messageId: number): Promise<void> {
+    let bounced: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] } | null = null;
+    const queued = await this.d.db.transaction().execute(async (trx) => {
+      const job = await repo.lockDispatch(trx, messageId);
+      if (!job || job.state !== 'held') throw notFound('Held mail');
+      const sent = (await repo.sentCopy(trx, messageId))!;
+      const sender = await repo.senderProfile(trx, job.user_id);
+      await repo.deleteDispatch(trx, messageId);
+      const r = await this.deliverNow(trx, sent, sender, dedupe([...sent.to_list, ...sent.cc_list, ...sent.bcc]));
+      if (r.unknown.length > 0) bounced = { sent, sender, addresses: r.unknown };
+      return r.external > 0;
+    });
+    if (bounced) {
+      const b: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] } = bounced;
+      await this.bounceUnknown(b.sent, b.sender, b.addresses);
+    }
+    if (queued) this.d.onQueued();
+  }
+
+  /** Takes back a timed or held mail before it goes: it returns to Drafts under the same id. */
+  async cancelTimed(me: AuthContext, mid: string): Promise<{ id: string }> {
+    await this.d.db.transaction().execute(async (trx) => {
+      const job = await repo.lockDispatch(trx, Number(mid), me.userId);
+      if (!job) throw notFound('Timed mail');
+      await repo.deleteDispatch(trx, job.message_id);
+      await repo.moveToDrafts(trx, job.message_id);
+    });
+    return { id: mid };
+  }
+
+  /**
+   * Recall (issue 4): local copies still unread are removed; read ones stay and are
+   * reported; outside recipients cannot be recalled. The sent copy becomes recalled.
+   */
+  async recall(me: AuthContext, mid: string): Promise<RecallResult> {
+    const results = await this.d.db.transaction().execute(async (trx) => {
+      const [own] = await messages.lockOwned(trx, me.userId, [Number(mid)]);
+      if (!own) throw notFound();
+      const sent = await repo.sentCopy(trx, own.id);
+      if (!sent?.delivery_state || sent.folder_mid === DRAFTS) throw invalid('mid', 'Only mail you have sent can be recalled');
+      if (await repo.lockDispatch(trx, own.id)) throw invalid('mid', 'This mail has not gone out yet: cancel the timed send instead');
+      const recipients = await repo.deliveriesOf(trx, own.id);
+      const copies = new Map((await repo.lockCopies(trx, recipients.flatMap((r) => (r.copy_id ? [r.copy_id] : [])))).map((c) => [c.id, c]));
+      const unread = [...copies.values()].filter((c) => !c.seen);
+      await this.d.messages.removeRows(trx, unread);
+      const perRow = recipients.map((r) => {
+        if (r.kind === 'external') return { r, result: 'external' as const };
+        const copy = r.copy_id ? copies.get(r.copy_id) : undefined;
+        return { r, result: copy?.seen ? 'read' as const : 'recalled' as const };
+      });
+      await repo.markRecalled(trx, perRow.filter((p) => p.result === 'recalled').map((p) => p.r.id));
+      await repo.setSentState(trx, own.id, 'recalled');
+      // One line per address; a group address counts as read if any member read it.
+      const byAddress = new Map<string, RecallResult['results'][number]['result']>();
+      for (const p of perRow) {
+        const prev = byAddress.get(p.r.address);
+        if (!prev || p.result === 'read') byAddress.set(p.r.address, p.result);
+      }
+      return [...byAddress].map(([address, result]) => ({ address, result }));
+    });
+    await this.d.blobs.collect();
+    return { results };
+  }
+
+  /** The compose page's starting point: a draft to continue, or a reply or forward to write. */
+  async load(me: AuthContext, mid: string, mode: ComposeMode, opts: { lang?: 'zh' | 'en'; tz?: number }): Promise<ComposeData> {
+    const row = await messages.findOne(this.d.db, me.userId, Number(mid));
+    if (!row) throw notFound();
+    const files = (row.attachments as StoredAttachment[]).filter((a) => !a.inline && a.index >= 0)
+      .map((a) => ({ id: `${row.id}.${a.index}`, name: a.name, size: a.size, contentType: a.contentType }));
+    if (mode === 'edit') {
+      if (row.folder_mid !== DRAFTS) throw invalid('mid', 'Only drafts can be continued');
+      const meta = draftMeta(headerBlock(await this.d.blobs.store.get(row.blob_hash)));
+      return {
+        to: row.to_list, cc: row.cc_list, bcc: row.bcc, subject: row.subject, html: quoteFor.ownHtml(row, me.token), attachments: files,
+        urgent: row.urgent, sendAt: meta.sendAt, draftId: String(row.id), replyTo: meta.replyTo, forwardOf: meta.forwardOf,
+      };
+    }
+    const sender = await repo.senderProfile(this.d.db, me.userId);
+    const lang = opts.lang ?? sender.language ?? 'zh';
+    const quote = quoteFor.build(row, mode, { lang, tz: opts.tz ?? 0, token: me.token });
+    const self = me.email.toLowerCase();
+    const notSelf = (a: Address) => a.address !== self;
+    if (mode === 'forward') {
+      return { to: [], cc: [], bcc: [], subject: quote.subject, html: quote.html, attachments: files, urgent: false, sendAt: null, draftId: null, replyTo: null, forwardOf: String(row.id) };
+    }
+    // Replying to one's own sent mail goes to its recipients again, as mail apps do.
+    const own = row.from_address === self;
+    const answerTo = own ? row.to_list : (row.reply_to.length > 0 ? row.reply_to : [{ name: row.from_name, address: row.from_address }]);
+    const to = dedupe(answerTo);
+    const cc = mode === 'replyAll' ? dedupe([...row.to_list, ...row.cc_list]).filter((a) => notSelf(a) && !to.some((t) => t.address === a.address)) : [];
+    return { to, cc, bcc: [], subject: quote.subject, html: quote.html, attachments: [], urgent: false, sendAt: null, draftId: null, replyTo: String(row.id), forwardOf: null };
+  }
+
+  async suggest(me: AuthContext, q: string): Promise<Suggestions> {
+    const { colleagues, recent } = await repo.suggest(this.d.db, me.userId, me.companyId, q, 10);
+    const list = dedupe([...colleagues, ...recent]).filter((a) => a.address !== me.email).slice(0, 10);
+    return { list };
+  }
+
+  // ---- internals ----
+
+  /** MIME from the form (nodemailer's composer), DKIM-signed when it will go out, and parsed like any stored mail. */
+  private async build(me: AuthContext, input: DraftInput, draft: boolean): Promise<Built> {
+    const sender = await repo.senderProfile(this.d.db, me.userId);
+    const files = await this.d.uploads.collect(me.userId, input.attachIds);
+    const { html, refs } = prepareOutgoingHtml(input.html);
+    const inline: Part[] = [];
+    for (const ref of refs) {
+      if (ref.kind === 'upload') inline.push({ ...(await this.d.uploads.get(me.userId, ref.id)), cid: ref.cid });
+      else {
+        const part = (await this.d.uploads.partsByCid(me.userId, ref.mailId, [ref.partCid])).get(ref.partCid);
+        if (!part) throw notFound('Image');
+        inline.push({ ...part, cid: ref.cid });
+      }
+    }
+    const total = [...files, ...inline].reduce((n, p) => n + p.size, 0);
+    if (total > this.d.maxTotalBytes) throw invalid('attachIds', ComposeMessages.totalTooLarge);
+    const threadOf = input.replyTo ?? input.forwardOf;
+    const original = threadOf ? await messages.findOne(this.d.db, me.userId, Number(threadOf)) : undefined;
+    if (threadOf && !original) throw notFound();
+    const references = original ? `${original.references_list} ${original.message_id}`.trim() : undefined;
+    let raw = await composeMime({
+      from: { name: sender.name, address: sender.email },
+      to: input.to, cc: input.cc, bcc: input.bcc,
+      subject: input.subject,
+      html: html || undefined,
+      text: input.text || htmlToText(html),
+      attachments: [
+        ...files.map((p) => ({ filename: p.filename, content: p.content, contentType: p.contentType })),
+        ...inline.map((p) => ({ filename: p.filename, content: p.content, contentType: p.contentType, cid: p.cid, contentDisposition: 'inline' as const })),
+      ],
+      priority: input.urgent ? 'high' : undefined,
+      messageId: `<${randomBytes(16).toString('hex')}@${sender.domain}>`,
+      date: new Date(),
+      inReplyTo: input.replyTo && original?.message_id ? original.message_id : undefined,
+      references: references || undefined,
+      // Only a draft remembers what it answers and when it should go; these never leave the server.
+      headers: draft ? { 'X-Mailwing-Draft': `reply=${input.replyTo ?? ''}; forward=${input.forwardOf ?? ''}; send-at=${input.sendAt ?? ''}` } : undefined,
+    });
+    if (!draft) raw = await dkimSign(raw, { domain: sender.domain, selector: sender.dkim_selector, privateKey: sender.dkim_private_key });
+    return { raw, content: await this.d.parser.parse(raw, sender.email), sender };
+  }
+
+  /** Stores the built message's blob and content in one transaction with whatever `fn` adds. */
+  private async persist<T>(built: Built, fn: (trx: Db, stored: { row: RowMaker }) => Promise<T>): Promise<T> {
+    const staged = await this.d.blobs.store.stage(built.raw);
+    try {
+      return await this.d.db.transaction().execute(async (trx) => {
+        await this.d.blobs.reference(trx, [{ staged, n: 1 }]);
+        const [contentId] = await messages.insertContents(trx, [{ hash: staged.hash, content: built.content }]);
+        const hasAttach = built.content.attachments.some((a) => !a.inline);
+        const row: RowMaker = (folder, bcc, state, sendAt) => ({
+          user_id: built.sender.id, folder_mid: folder, content_id: contentId!, blob_hash: staged.hash, size: built.raw.length,
+          received_at: new Date(), seen: true, urgent: built.content.urgent, has_attach: hasAttach, delivery_state: state,
+          bcc: JSON.stringify(bcc), send_at: sendAt,
+        });
+        return fn(trx, { row });
+      });
+    } finally {
+      await this.d.blobs.store.release(staged);
+    }
+  }
+
+  /**
+   * Delivers a sent copy: local recipients get their own row pointing at the same
+   * content and blob, outside ones a queue job each. Returns hosted addresses that
+   * no longer exist (they bounce) and how many jobs were queued.
+   */
+  private async deliverNow(trx: Db, sent: repo.SentCopy, sender: repo.SenderProfile, recipients: Address[]): Promise<{ unknown: string[]; external: number }> {
+    const byUser = new Map<number, number>(); // user → folder; a direct address wins over a group
+    const usersOf = new Map<string, number[]>();
+    const external: string[] = [];
+    const unknown: string[] = [];
+    for (const { address } of recipients) {
+      const targets = await resolveLocal(trx, address);
+      if (targets.length > 0) {
+        usersOf.set(address, targets.map((t) => t.userId));
+        for (const t of targets) {
+          const folder = Number(t.via === 'group' ? SystemFolder.GroupMail : SystemFolder.Inbox);
+          byUser.set(t.userId, Math.min(byUser.get(t.userId) ?? folder, folder));
+        }
+      } else if (await isHostedDomain(trx, address.split('@')[1] ?? '')) unknown.push(address);
+      else external.push(address);
+    }
+    const users = [...byUser].sort(([a], [b]) => a - b);
+    const copyIds = await messages.insertMessages(trx, users.map(([userId, folder]) => ({
+      user_id: userId, folder_mid: folder, content_id: sent.content_id, blob_hash: sent.blob_hash, size: sent.size,
+      received_at: new Date(), urgent: sent.urgent, has_attach: sent.has_attach, delivery_state: null, bcc: '[]',
+    })));
+    await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, copyIds.length);
+    const copyOf = new Map(users.map(([userId], i) => [userId, copyIds[i]!]));
+    const base = { messageId: sent.id, senderId: sender.id, companyId: sender.company_id, blobHash: sent.blob_hash, mailFrom: sender.email };
+    const jobs = await outbox.enqueue(trx, [
+      ...external.map((rcpt) => ({ ...base, rcpt })),
+      ...unknown.map((rcpt) => ({ ...base, rcpt, failure: `550 5.1.1 <${rcpt}>: no such mailbox here` })),
+    ]);
+    await repo.insertSendRecipients(trx, [
+      ...[...usersOf].flatMap(([address, ids]) => ids.map((userId) => ({ sentId: sent.id, address, kind: 'local' as const, copyId: copyOf.get(userId) ?? null, outboxId: null }))),
+      ...[...external, ...unknown].map((address) => ({ sentId: sent.id, address, kind: 'external' as const, copyId: null, outboxId: jobs.get(address) ?? null })),
+    ]);
+    await repo.setSentState(trx, sent.id, unknown.length > 0 ? 'send_failed' : external.length > 0 ? 'sending' : 'sent', null);
+    return { unknown, external: external.length };
+  }
+
+  private review(sender: repo.SenderProfile, recipients: Address[], subject: string) {
+    return this.d.policy.review({
+      companyId: sender.company_id, auditOutgoing: sender.audit_outgoing, sender: sender.email, recipients: recipients.map((r) => r.address), subject,
+    });
+  }
+
+  /** At send time an unknown mailbox on one of our own domains is a typo the writer can fix now. */
+  private async refuseUnknownLocal(recipients: Address[]): Promise<void> {
+    for (const { address } of recipients) {
+      if ((await resolveLocal(this.d.db, address)).length > 0) continue;
+      if (await isHostedDomain(this.d.db, address.split('@')[1] ?? '')) throw invalid('to', `${address}: no such mailbox`);
+    }
+  }
+
+  private async bounceUnknown(sent: repo.SentCopy, sender: repo.SenderProfile, addresses: string[]): Promise<void> {
+    const raw = await this.d.blobs.store.get(sent.blob_hash);
+    for (const rcpt of addresses) {
+      await deliverBounce({ db: this.d.db, ingest: this.d.ingest, hostname: this.d.hostname },
+        { senderId: sender.id, mailFrom: sender.email, rcpt, since: new Date() }, raw, `550 5.1.1 <${rcpt}>: no such mailbox here`, '');
+    }
+  }
+
+  private async discardDraft(trx: Db, userId: number, draftId: string | undefined): Promise<void> {
+    if (!draftId) return;
+    // Already gone (sent from another device, or deleted) is fine: there is nothing to discard.
+    const rows = (await messages.lockOwned(trx, userId, [Number(draftId)])).filter((r) => r.folder_mid === DRAFTS);
+    await this.d.messages.removeRows(trx, rows);
+  }
+}
+
+type RowMaker = (folder: number, bcc: Address[], state: string | null, sendAt: Date | null) => NewMessage;
+
+function dedupe(list: Address[]): Address[] {
+  const seen = new Set<string>();
+  return list.filter((a) => (seen.has(a.address) ? false : (seen.add(a.address), true)));
+}
+
+function draftMeta(headers: string): { replyTo: string | null; forwardOf: string | null; sendAt: number | null } {
+  const line = /^x-mailwing-draft:\s*(.*)$/im.exec(headers)?.[1] ?? '';
+  const get = (k: string) => new RegExp(`${k}=(\\d+)`).exec(line)?.[1] ?? null;
+  const sendAt = get('send-at');
+  return { replyTo: get('reply'), forwardOf: get('forward'), sendAt: sendAt ? Number(sendAt) : null };
+}
