@@ -19,6 +19,10 @@ const ChooseDirPage = lazy(() => import('./pages/modules/choose-dir'));
 const SettingLanguagePage = lazy(() => import('./pages/modules/setting-language'));
 const SettingAboutPage = lazy(() => import('./pages/modules/setting-about'));
 const VerifyPage = lazy(() => import('./pages/verify'));
+const WritePage = lazy(() => import('./pages/write'));
+const AttachUploadPage = lazy(() => import('./pages/modules/other-attach-upload'));
+const WriteResultPage = lazy(() => import('./pages/modules/write-result'));
+const ReplySuccessPage = lazy(() => import('./pages/modules/reply-success'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
 
 function Loading() {
@@ -52,5 +56,9 @@ export const router = createHashRouter([
   { path: '/pages/modules/choose-dir/index', element: lazyPage(ChooseDirPage) },
   { path: '/pages/modules/setting-language/index', element: lazyPage(SettingLanguagePage) },
   { path: '/pages/modules/setting-about/index', element: lazyPage(SettingAboutPage) },
+  { path: '/pages/write/index', element: lazyPage(WritePage) },
+  { path: '/pages/modules/other-attach-upload/index', element: lazyPage(AttachUploadPage) },
+  { path: '/pages/modules/write-result/index', element: lazyPage(WriteResultPage) },
+  { path: '/pages/modules/reply-success/index', element: lazyPage(ReplySuccessPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

@@ -1,7 +1,10 @@
-import type { Account, Changed, LoginResult, Mail, MailList, MboxIndex, SessionResult, Version } from '@mailwing/shared';
+import type {
+  Account, Changed, ComposeData, ComposeLimits, ComposeMode, LoginResult, Mail, MailList, MboxIndex, RecallResult, SavedDraft,
+  SendResult, SessionResult, Suggestions, UploadResult, Version,
+} from '@mailwing/shared';
 import { PAGE_SIZE_DEFAULT } from '@mailwing/shared';
 import { session } from '../state/session';
-import { apiUrl, request, type Params } from './request';
+import { apiUrl, request, upload, type Params } from './request';
 
 // Typed calls. Result types come from the shared zod schemas; the client trusts
 // the server's envelope rather than shipping zod to the phone.
@@ -30,7 +33,40 @@ export const api = {
   remove: (list: readonly string[]) => post<Changed>('/mailop/delete', { ids: ids(list) }),
   junk: (list: readonly string[]) => post<Changed>('/mailop/junk', { ids: ids(list) }),
   purge: (list: readonly string[]) => post<Changed>('/mailop/purge', { ids: ids(list) }),
+
+  composeLimits: () => request<ComposeLimits>('/write/limits', { loading: false, quiet: true }),
+  loadCompose: (mid: string, mode: ComposeMode) => request<ComposeData>('/write/load', { data: { mid, mode } }),
+  /** Autocomplete: quiet, because a failed suggestion should not interrupt typing. */
+  suggest: (q: string) => request<Suggestions>('/write/suggest', { data: { q }, loading: false, quiet: true }),
+  uploadFile: (file: File, onProgress: (percent: number) => void, signal: AbortSignal) =>
+    upload<UploadResult>('/write/upload', file, { onProgress, signal, quiet: true }),
+  /** Autosave runs in the background: no spinner, and its failure is shown by the page, not a toast. */
+  saveDraft: (data: ComposeForm, loading = false) => request<SavedDraft>('/write/draft', { method: 'POST', data: { ...data }, loading, quiet: !loading }),
+  send: (data: ComposeForm) => post<SendResult>('/write/send', { ...data }),
+  recall: (mid: string) => post<RecallResult>('/write/recall', { mid }),
+  cancelTimed: (mid: string) => post<SavedDraft>('/write/cancel-timed', { mid }),
 };
+
+/** What write/draft and write/send take, already encoded for the form body. */
+export interface ComposeForm {
+  to: string;
+  cc: string;
+  bcc: string;
+  subject: string;
+  html: string;
+  text: string;
+  attachIds: string;
+  urgent: 0 | 1;
+  sendAt?: number;
+  draftId?: string;
+  replyTo?: string;
+  forwardOf?: string;
+}
+
+/** Where an uploaded file can be read back, e.g. an inline image in the editor. */
+export function uploadedFileUrl(id: string): string {
+  return apiUrl('/write/file', { id });
+}
 
 /** An attachment's URL; inline=1 asks the server to show rather than download it. */
 export function attachmentUrl(id: string, inline = false): string {

@@ -19,14 +19,34 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A rejected call. code is the envelope code, 0 for a network failure, or -status for a non-2xx HTTP answer. */
+/**
+ * A rejected call. code is the envelope code, 0 for a network failure, -status
+ * for a non-2xx HTTP answer, or ABORTED when the caller cancelled it. fields
+ * holds a 422's field → message object, for forms that show each by its field.
+ */
 export class ApiError extends Error {
   readonly code: number;
-  constructor(code: number, message: string) {
+  readonly fields: Readonly<Record<string, string>>;
+  constructor(code: number, message: string, fields: Record<string, string> = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
+    this.fields = fields;
   }
+}
+
+/** The code of a call the caller cancelled (an upload's abort). */
+export const ABORTED = -1000;
+
+/** A 422's error object as field → text; other shapes give {}. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!error || typeof error !== 'object' || Array.isArray(error)) return {};
+  const out: Record<string, string> = {};
+  for (const [field, value] of Object.entries(error)) {
+    const text = errorText(value);
+    if (text) out[field] = text;
+  }
+  return out;
 }
 
 interface Envelope {
@@ -149,40 +169,60 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw new ApiError(code, text);
   }
   if (!quiet) toast(text || m.requestFailed);
-  throw new ApiError(code, text || m.requestFailed);
+  throw new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors));
+}
+
+export interface UploadOptions {
+  fields?: Params;
+  onProgress?: (percent: number) => void;
+  /** Aborting it cancels the upload; the promise then rejects with code ABORTED and no message shown. */
+  signal?: AbortSignal;
+  /** Do not toast errors: the caller shows them beside the file. */
+  quiet?: boolean;
 }
 
 /**
  * Uploads one file as multipart/form-data with progress (DESIGN.md: long work
  * shows progress). XMLHttpRequest, because fetch cannot report upload progress.
  */
-export function upload<T>(path: string, file: Blob, fields: Params = {}, onProgress?: (percent: number) => void): Promise<T> {
+export function upload<T>(path: string, file: Blob, options: UploadOptions = {}): Promise<T> {
+  const { fields = {}, onProgress, signal, quiet = false } = options;
   const m = messages();
   return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) return reject(new ApiError(ABORTED, ''));
     const form = new FormData();
     for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null) form.append(key, String(value));
     form.append('file', file);
     const xhr = new XMLHttpRequest();
     xhr.open('POST', apiUrl(path));
-    xhr.timeout = REQUEST_TIMEOUT_MS;
+    // No timeout: a big file on a slow uplink takes longer than spec §9's
+    // 60 s, and the user sees its progress and can cancel it.
     xhr.responseType = 'json';
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress?.(Math.round((e.loaded / e.total) * 100));
     };
+    const onAbort = () => xhr.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => signal?.removeEventListener('abort', onAbort);
     const fail = () => {
-      toast(m.requestFailedRetry);
+      settle();
+      if (!quiet) toast(m.requestFailedRetry);
       reject(new ApiError(0, m.requestFailedRetry));
     };
     xhr.onerror = fail;
-    xhr.ontimeout = fail;
+    xhr.onabort = () => {
+      settle();
+      reject(new ApiError(ABORTED, ''));
+    };
     xhr.onload = () => {
+      settle();
       if (xhr.status < 200 || xhr.status >= 300) return reject(new ApiError(-xhr.status, `HTTP ${xhr.status}`));
       const body = (xhr.response ?? {}) as Envelope;
       if (body.code === Code.Ok) return resolve(body.data as T);
       if (body.code === Code.Unauthorized) session.logout();
       const text = errorText(body.error ?? body.errors) || m.requestFailed;
-      toast(text);
-      reject(new ApiError(Number(body.code), text));
+      if (!quiet) toast(text);
+      reject(new ApiError(Number(body.code), text, fieldErrors(body.error ?? body.errors)));
     };
     xhr.send(form);
   });

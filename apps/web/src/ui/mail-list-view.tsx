@@ -1,9 +1,10 @@
 import { useRef, useState } from 'react';
 import { DotLoading, InfiniteScroll, PullToRefresh } from 'antd-mobile';
 import { useNavigate } from 'react-router-dom';
-import { PAGE_SIZE_DEFAULT, type MailList, type MailSummary } from '@mailwing/shared';
+import { PAGE_SIZE_DEFAULT, SystemFolder, type MailList, type MailSummary } from '@mailwing/shared';
 import { api, refreshMbox } from '../api/endpoints';
 import { useT } from '../i18n';
+import { WRITE_ROUTE } from './compose-button';
 import { MailRow } from './mail-row';
 import { EmptyState, ErrorState } from './state-view';
 
@@ -62,6 +63,12 @@ export function MailListView({ mid }: { mid: string }) {
     setHasMore(true);
   };
 
+  // A draft opens where it is written, not where mail is read.
+  const open = (mail: MailSummary) => {
+    const id = encodeURIComponent(mail.id);
+    navigate(mail.mid === SystemFolder.Drafts ? `${WRITE_ROUTE}?draft=${id}` : `/pages/read-mail/index?mid=${id}`);
+  };
+
   if (failed && items.length === 0) return <ErrorState onRetry={retry} />;
 
   const empty = !hasMore && items.length === 0;
@@ -75,7 +82,7 @@ export function MailListView({ mid }: { mid: string }) {
     >
       <div className="mw-mail-list">
         {items.map((mail) => (
-          <MailRow key={mail.id} mail={mail} onOpen={(id) => navigate(`/pages/read-mail/index?mid=${encodeURIComponent(id)}`)} />
+          <MailRow key={mail.id} mail={mail} onOpen={() => open(mail)} />
         ))}
       </div>
       {empty ? (

@@ -1,11 +1,16 @@
-import { formatMailTime, type MailSummary } from '@mailwing/shared';
+import { formatMailTime, SystemFolder, type MailSummary } from '@mailwing/shared';
 import { LinkOutline, StarFill } from 'antd-mobile-icons';
 import { timeWords, useT } from '../i18n';
+import { RowStatus } from './mail-status';
 
 /** One mail in a list: unread rows are bold and carry a dot. */
 export function MailRow({ mail, onOpen }: { mail: MailSummary; onOpen: (id: string) => void }) {
   const m = useT();
-  const sender = mail.from.name || mail.from.address || m.noSender;
+  // In Sent and Drafts the sender is always the user; who it went to says more.
+  const outgoing = mail.mid === SystemFolder.Sent || mail.mid === SystemFolder.Drafts;
+  const sender = outgoing && mail.to.length > 0
+    ? `${m.to}: ${mail.to.map((a) => a.name || a.address).join(', ')}`
+    : mail.from.name || mail.from.address || m.noSender;
   return (
     <div
       className={mail.read ? 'mw-mail-row' : 'mw-mail-row is-unread'}
@@ -26,6 +31,7 @@ export function MailRow({ mail, onOpen }: { mail: MailSummary; onOpen: (id: stri
         <div className="mw-mail-line">
           <span className="mw-mail-subject">
             {mail.urgent && <span className="mw-urgent">{m.urgent}</span>}
+            <RowStatus status={mail.status} sendAt={mail.sendAt} />
             {mail.subject || m.noSubject}
           </span>
           <span className="mw-mail-marks">

@@ -6,6 +6,7 @@ import { useT } from '../../i18n';
 import { useSession } from '../../state/session';
 import { folderName } from '../../ui/folder-name';
 import { MailListView } from '../../ui/mail-list-view';
+import { ComposeButton } from '../../ui/compose-button';
 import { Page } from '../../ui/page';
 
 /** The Inbox tab: the mail of the current folder (Inbox unless dir-list chose another). */
@@ -25,6 +26,7 @@ export default function ListTabPage() {
     <Page
       title={m.tabInbox}
       navTitle={folder && folder.count > 0 ? `${title} (${folder.count})` : title}
+      footer={<ComposeButton />}
       right={
         <a className="mw-nav-action" onClick={() => navigate('/pages/modules/dir-list/index')}>
           <FolderOutline /> {m.folders}

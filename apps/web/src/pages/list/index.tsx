@@ -4,6 +4,7 @@ import { useT } from '../../i18n';
 import { useSession } from '../../state/session';
 import { folderName } from '../../ui/folder-name';
 import { MailListView } from '../../ui/mail-list-view';
+import { ComposeButton } from '../../ui/compose-button';
 import { Page } from '../../ui/page';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 
@@ -15,7 +16,7 @@ export default function ListPage() {
   const mbox = useSession((s) => s.mbox);
   const folder = [...(mbox?.system ?? []), ...(mbox?.custom ?? [])].find((f) => f.mid === mid);
   return (
-    <Page title={m.titleList} navTitle={folder ? folderName(m, folder) : m.titleList} back={TAB_ROUTES.mailbox}>
+    <Page title={m.titleList} navTitle={folder ? folderName(m, folder) : m.titleList} back={TAB_ROUTES.mailbox} footer={<ComposeButton />}>
       <MailListView key={mid} mid={mid} />
     </Page>
   );

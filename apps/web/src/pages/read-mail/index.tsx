@@ -10,9 +10,11 @@ import type { ApiError } from '../../api/request';
 import { timeWords, useT } from '../../i18n';
 import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
+import { WRITE_ROUTE } from '../../ui/compose-button';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 import type { ChooseDirState } from '../modules/choose-dir';
 import { AttachmentList } from './attachment-list';
+import { DeliveryList, ReplyBar, ScheduledBar, ThreadList } from './mail-extras';
 import { MailBody } from './mail-body';
 
 function label(a: Address): string {
@@ -34,13 +36,18 @@ export default function ReadMailPage() {
     setFailed(null);
     try {
       const result = await api.readMail(id, images);
+      // A draft is continued where it is written (opened here from a link or the address bar).
+      if (result.mid === SystemFolder.Drafts) {
+        navigate(`${WRITE_ROUTE}?draft=${encodeURIComponent(result.id)}`, { replace: true });
+        return;
+      }
       setMail(result);
       // Opening marked it read on the server; bring the counts and badge along.
       void refreshMbox();
     } catch (error) {
       setFailed((error as ApiError).code === 404 ? m.mailNotFound : m.loadFailed);
     }
-  }, [id, m.loadFailed, m.mailNotFound]);
+  }, [id, m.loadFailed, m.mailNotFound, navigate]);
 
   useEffect(() => {
     setMail(null);
@@ -77,6 +84,25 @@ export default function ReadMailPage() {
 
   const openOther = (other: string | null) => {
     if (other) navigate(`/pages/read-mail/index?mid=${encodeURIComponent(other)}`, { replace: true });
+  };
+
+  const composeFrom = (param: 'reply' | 'replyAll' | 'forward' | 'draft', mid: string) =>
+    navigate(`${WRITE_ROUTE}?${param}=${encodeURIComponent(mid)}`, { replace: param === 'draft' });
+
+  // Both cancel and edit take the timed mail back to Drafts; edit then continues it there.
+  const cancelTimed = async (current: Mail, edit: boolean) => {
+    let draft: string;
+    try {
+      draft = (await api.cancelTimed(current.id)).id;
+    } catch {
+      return;
+    }
+    void refreshMbox();
+    if (edit) composeFrom('draft', draft);
+    else {
+      Toast.show({ content: m.timedCancelled });
+      leave();
+    }
   };
 
   const nav = mail && (
@@ -161,10 +187,16 @@ export default function ReadMailPage() {
               <a onClick={() => void load(true)}>{m.showImagesAction}</a>
             </div>
           )}
+          {mail.sendAt !== null && (
+            <ScheduledBar sendAt={mail.sendAt} onCancel={() => void cancelTimed(mail, false)} onEdit={() => void cancelTimed(mail, true)} />
+          )}
           <div className="mw-read-body">
             {mail.html ? <MailBody html={mail.html} title={mail.subject || m.noSubject} /> : <div className="mw-read-text">{mail.text}</div>}
           </div>
           <AttachmentList attachments={mail.attachments} />
+          {mail.sendAt === null && <ReplyBar onCompose={(param) => composeFrom(param, mail.id)} />}
+          <DeliveryList mail={mail} onRecalled={() => void load()} />
+          <ThreadList mail={mail} onOpen={(other) => navigate(`/pages/read-mail/index?mid=${encodeURIComponent(other)}`)} />
         </article>
       )}
     </Page>

@@ -1,0 +1,54 @@
+import { List, ProgressBar } from 'antd-mobile';
+import { CloseCircleFill } from 'antd-mobile-icons';
+import { formatFileSize } from '@mailwing/shared';
+import { useT, type Messages } from '../../i18n';
+import { compose, type ComposeAttachment } from '../../state/compose';
+import type { AttachProblem } from '../../state/compose-rules';
+import { AttachIcon } from '../../ui/attach-icon';
+
+/** Spec §8's texts for a file refused before upload. */
+export function problemText(m: Messages, problem: AttachProblem): string {
+  return { tooMany: m.tooManyFiles, tooLarge: m.fileTooLarge, totalTooLarge: m.totalTooLarge, badFormat: m.badFormat, badName: m.badFileName }[problem];
+}
+
+/** The mail's attachments: each with its icon, size or upload progress, and cancel / remove. */
+export function AttachmentItems({ items }: { items: ComposeAttachment[] }) {
+  const m = useT();
+  if (items.length === 0) return null;
+  return (
+    <List className="mw-compose-attachments">
+      {items.map((a) => (
+        <List.Item
+          key={a.key}
+          data-attach-row={a.status}
+          prefix={<AttachIcon name={a.name} />}
+          arrowIcon={false}
+          description={
+            a.status === 'uploading' ? (
+              <div className="mw-upload-progress">
+                <ProgressBar percent={a.progress} />
+                <span>{a.progress}%</span>
+              </div>
+            ) : a.status === 'failed' ? (
+              <span className="mw-upload-error" role="alert">{m.uploadFailed}: {a.error}</span>
+            ) : (
+              formatFileSize(a.size)
+            )
+          }
+          extra={
+            <button
+              type="button"
+              className="mw-attach-remove"
+              aria-label={a.status === 'uploading' ? `${m.cancel} ${a.name}` : `${m.remove} ${a.name}`}
+              onClick={() => compose.removeAttachment(a.key)}
+            >
+              <CloseCircleFill />
+            </button>
+          }
+        >
+          <span className="mw-attach-name">{a.name}</span>
+        </List.Item>
+      ))}
+    </List>
+  );
+}

@@ -1,0 +1,318 @@
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Button, DatePicker, Dialog, SpinLoading, Switch, Toast } from 'antd-mobile';
+import { ClockCircleOutline, CloseOutline, LinkOutline, RightOutline } from 'antd-mobile-icons';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { DATE_PICKER_YEARS, isImageFile, type ComposeMode } from '@mailwing/shared';
+import { api, refreshMbox, uploadedFileUrl } from '../../api/endpoints';
+import { ApiError } from '../../api/request';
+import { useT, type Messages } from '../../i18n';
+import { compose, useCompose, type ComposeSource } from '../../state/compose';
+import { checkFiles, mentionsAttachment, ownText, sendProblems, type SendProblem } from '../../state/compose-rules';
+import { formatDateTime } from '../../ui/date-time';
+import { Page } from '../../ui/page';
+import { ErrorState } from '../../ui/state-view';
+import { TAB_ROUTES } from '../../ui/tab-layout';
+import { AddressField } from './address-field';
+import { AttachmentItems, problemText } from './attachment-items';
+
+// The editor is most of this page's weight: it loads in its own chunk while
+// the header fields are already usable.
+const RichEditor = lazy(() => import('./rich-editor'));
+
+export const ATTACH_ROUTE = '/pages/modules/other-attach-upload/index';
+const AUTOSAVE_MS = 5_000;
+
+const MODES: Array<[param: string, mode: ComposeMode]> = [['draft', 'edit'], ['reply', 'reply'], ['replyAll', 'replyAll'], ['forward', 'forward']];
+
+function sourceOf(params: URLSearchParams): ComposeSource {
+  for (const [param, mode] of MODES) {
+    const mid = params.get(param);
+    if (mid) return { mid, mode };
+  }
+  return null;
+}
+
+type Field = 'to' | 'cc' | 'bcc' | 'subject' | 'sendAt';
+type Errors = Partial<Record<Field, string>>;
+
+function problemMessage(m: Messages, problem: SendProblem): string {
+  return { noRecipient: m.noRecipient, badAddress: m.badAddress, emptySubject: m.subjectEmpty, sendAtPast: m.sendAtPast }[problem];
+}
+
+/** The next whole minute: the earliest a timed send can be picked for. */
+function nextMinute(): Date {
+  const d = new Date(Date.now() + 60_000);
+  d.setSeconds(0, 0);
+  return d;
+}
+
+/** Compose (?draft=, ?reply=, ?replyAll=, ?forward= a mail id): write, save as draft, send. */
+export default function WritePage() {
+  const m = useT();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const state = useCompose();
+  const [errors, setErrors] = useState<Errors>({});
+  const [showCopies, setShowCopies] = useState(false);
+  const [picking, setPicking] = useState(false);
+  // Set when this page opens the attachment page: the mail stays open, so no "saved" note.
+  const staying = useRef(false);
+  const entryKey = location.key;
+
+  useEffect(() => {
+    compose.begin(entryKey, sourceOf(params));
+    // The history entry names the mail; its query cannot change under it.
+  }, [entryKey]);
+
+  // Drafts (issue brief): every few seconds when something changed, when the
+  // page is hidden, and when it is left.
+  useEffect(() => {
+    const timer = setInterval(() => void compose.saveDraft().catch(() => undefined), AUTOSAVE_MS);
+    const onHidden = () => {
+      if (document.visibilityState === 'hidden') void compose.saveDraft().catch(() => undefined);
+    };
+    document.addEventListener('visibilitychange', onHidden);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onHidden);
+      const quiet = staying.current;
+      staying.current = false;
+      compose.saveDraft().then((saved) => {
+        if (saved && !quiet) Toast.show({ content: m.savedToDrafts });
+      }, () => Toast.show({ content: m.saveFailed }));
+    };
+  }, []);
+
+  const mine = state.entryKey === entryKey;
+  const copiesShown = showCopies || state.cc.length > 0 || state.bcc.length > 0;
+  const busy = state.phase === 'sending';
+
+  const clearError = (field: Field) => {
+    if (errors[field]) setErrors({ ...errors, [field]: undefined });
+  };
+
+  const onImage = async (file: File): Promise<string | null> => {
+    const { refused } = checkFiles([file], [], state.limits);
+    const problem = !isImageFile(file.name) ? 'badFormat' : refused[0]?.problem;
+    if (problem) {
+      Toast.show({ content: problemText(m, problem) });
+      return null;
+    }
+    const loading = Toast.show({ icon: 'loading', content: m.imageUploading, duration: 0, maskClickable: false });
+    try {
+      const result = await api.uploadFile(file, () => undefined, new AbortController().signal);
+      return uploadedFileUrl(result.id);
+    } catch (error) {
+      Toast.show({ content: error instanceof ApiError ? error.fields.file ?? error.message : m.requestFailed });
+      return null;
+    } finally {
+      loading.close();
+    }
+  };
+
+  const send = async () => {
+    if (state.phase !== 'ready') return;
+    const found = sendProblems(state, Date.now());
+    if (Object.keys(found).length > 0) {
+      const shown: Errors = {};
+      for (const [field, problem] of Object.entries(found)) shown[field as Field] = problemMessage(m, problem);
+      setErrors(shown);
+      Toast.show({ content: Object.values(shown)[0] });
+      return;
+    }
+    setErrors({});
+    // Spec §5 warnings.
+    if (compose.uploading()) {
+      const wait = await Dialog.confirm({ content: m.stillUploading, confirmText: m.sendWhenDone, cancelText: m.cancel });
+      if (!wait) return;
+      const waiting = Toast.show({ icon: 'loading', content: m.waitingUploads, duration: 0, maskClickable: false });
+      await compose.waitForUploads();
+      waiting.close();
+    }
+    const current = compose.get();
+    if (!current.attachments.some((a) => a.status === 'done') && mentionsAttachment(ownText(current.html))) {
+      const anyway = await Dialog.confirm({ content: m.attachMentioned, confirmText: m.sendAnyway, cancelText: m.cancel });
+      if (!anyway) return;
+    }
+    let result;
+    try {
+      result = await compose.send();
+    } catch (error) {
+      // The request layer has toasted the reason; a 422 also marks its fields.
+      if (error instanceof ApiError) {
+        const fields: Errors = {};
+        for (const field of ['to', 'cc', 'bcc', 'subject', 'sendAt'] as const) {
+          if (error.fields[field]) fields[field] = error.fields[field];
+        }
+        setErrors(fields);
+      }
+      return;
+    }
+    void refreshMbox();
+    const target = current.replyTo ? '/pages/modules/reply-success/index' : '/pages/modules/write-result/index';
+    navigate(result.sendAt ? `${target}?at=${result.sendAt}` : target, { replace: true });
+  };
+
+  const pickTime = (date: Date) => {
+    // Spec §5: a timed send is never earlier than now (the picker's minimum can go stale while it is open).
+    if (date.getTime() < Date.now()) {
+      setErrors({ ...errors, sendAt: m.sendAtPast });
+      Toast.show({ content: m.sendAtPast });
+      return;
+    }
+    clearError('sendAt');
+    compose.edit({ sendAt: Math.floor(date.getTime() / 1000) });
+  };
+
+  const sendButton = (
+    <Button size="small" color="primary" className="mw-send" loading={busy} disabled={!mine || state.phase !== 'ready'} onClick={() => void send()}>
+      {m.send}
+    </Button>
+  );
+
+  const minDate = nextMinute();
+  const maxDate = new Date(minDate.getFullYear() + DATE_PICKER_YEARS, minDate.getMonth(), minDate.getDate());
+  const attachCount = state.attachments.length;
+
+  return (
+    <Page title={m.titleWrite} back={TAB_ROUTES.inbox} right={sendButton} bodyClassName="mw-compose">
+      {!mine || state.phase === 'loading' ? (
+        <div className="mw-center"><SpinLoading color="primary" /></div>
+      ) : state.phase === 'failed' ? (
+        <ErrorState onRetry={() => compose.retry()} />
+      ) : (
+        <form className="mw-compose-form" onSubmit={(e) => e.preventDefault()} noValidate>
+          <AddressField
+            name="to"
+            label={m.to}
+            value={state.to}
+            error={errors.to}
+            onAdd={(r) => {
+              clearError('to');
+              compose.addRecipients('to', r);
+            }}
+            onRemove={(i) => compose.removeRecipient('to', i)}
+            extra={!copiesShown && <a className="mw-compose-more" onClick={() => setShowCopies(true)}>{m.showCcBcc}</a>}
+          />
+          {copiesShown && (
+            <>
+              <AddressField
+                name="cc"
+                label={m.cc}
+                value={state.cc}
+                error={errors.cc}
+                onAdd={(r) => {
+                  clearError('cc');
+                  compose.addRecipients('cc', r);
+                }}
+                onRemove={(i) => compose.removeRecipient('cc', i)}
+              />
+              <AddressField
+                name="bcc"
+                label={m.bcc}
+                value={state.bcc}
+                error={errors.bcc}
+                onAdd={(r) => {
+                  clearError('bcc');
+                  compose.addRecipients('bcc', r);
+                }}
+                onRemove={(i) => compose.removeRecipient('bcc', i)}
+              />
+            </>
+          )}
+          <div className="mw-compose-row-wrap">
+            <div className={`mw-compose-row${errors.subject ? ' has-error' : ''}`}>
+              <label className="mw-compose-label" htmlFor="mw-subject">{m.subject}</label>
+              <input
+                id="mw-subject"
+                name="subject"
+                className="mw-compose-input"
+                type="text"
+                enterKeyHint="next"
+                maxLength={998}
+                value={state.subject}
+                onChange={(e) => {
+                  clearError('subject');
+                  compose.edit({ subject: e.target.value });
+                }}
+              />
+            </div>
+            {errors.subject && <div className="mw-field-error" role="alert">{errors.subject}</div>}
+          </div>
+
+          <div className="mw-compose-options">
+            <a
+              className="mw-option"
+              role="button"
+              data-option="attachments"
+              onClick={() => {
+                staying.current = true;
+                navigate(ATTACH_ROUTE);
+              }}
+            >
+              <LinkOutline />
+              <span>{attachCount > 0 ? m.attachments(attachCount) : m.addAttachment}</span>
+              <RightOutline className="mw-option-arrow" />
+            </a>
+            <label className="mw-option">
+              <span className={state.urgent ? 'mw-urgent-label is-on' : 'mw-urgent-label'}>{m.urgent}</span>
+              <Switch
+                className="mw-option-switch"
+                checked={state.urgent}
+                onChange={(urgent) => compose.edit({ urgent })}
+                aria-label={m.urgent}
+              />
+            </label>
+            <span className={`mw-option${state.sendAt ? ' is-on' : ''}${errors.sendAt ? ' has-error' : ''}`} data-option="timed">
+              <a role="button" className="mw-option-main" onClick={() => setPicking(true)}>
+                <ClockCircleOutline />
+                <span>{state.sendAt ? formatDateTime(state.sendAt) : m.timedSend}</span>
+              </a>
+              {state.sendAt && (
+                <a
+                  role="button"
+                  className="mw-option-clear"
+                  aria-label={m.timedSendClear}
+                  onClick={() => {
+                    clearError('sendAt');
+                    compose.edit({ sendAt: null });
+                  }}
+                >
+                  <CloseOutline />
+                </a>
+              )}
+            </span>
+          </div>
+          {errors.sendAt && <div className="mw-field-error" role="alert">{errors.sendAt}</div>}
+          <DatePicker
+            visible={picking}
+            onClose={() => setPicking(false)}
+            precision="minute"
+            title={m.timedSend}
+            min={minDate}
+            max={maxDate}
+            defaultValue={state.sendAt ? new Date(state.sendAt * 1000) : minDate}
+            confirmText={m.ok}
+            cancelText={m.cancel}
+            onConfirm={pickTime}
+          />
+
+          <AttachmentItems items={state.attachments} />
+
+          <Suspense fallback={<div className="mw-center"><SpinLoading color="primary" /></div>}>
+            <RichEditor
+              // A new mail (or the loaded draft, reply or forward) starts a fresh editor.
+              key={`${state.entryKey}-${state.source?.mid ?? ''}`}
+              initialHtml={state.html}
+              placeholder={m.bodyPlaceholder}
+              onChange={(html, text) => compose.edit({ html, text })}
+              onImage={onImage}
+            />
+          </Suspense>
+          {state.savedAt && <div className="mw-compose-saved" role="status">{m.draftSaved(formatDateTime(Math.floor(state.savedAt / 1000)).slice(11))}</div>}
+        </form>
+      )}
+    </Page>
+  );
+}
