@@ -37,7 +37,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
 
   await app.register(formbody);
   // One file per upload request; the per-file limit stops reading at the limit, not after.
-  await app.register(multipart, { limits: { fileSize: config.attachments.maxFileBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 } });
+  // preservePath: a name like "a/b.txt" arrives whole and is refused (spec §5), not silently cut to "b.txt".
+  await app.register(multipart, { preservePath: true, limits: { fileSize: config.attachments.maxFileBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 } });
   await app.register(swagger, {
     openapi: { info: { title: 'Mailwing H5 API', version: APP_VERSION }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
     transform: jsonSchemaTransform,

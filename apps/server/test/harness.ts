@@ -18,6 +18,11 @@ export interface TestServer {
   get<T = unknown>(route: string, query?: Record<string, string | number>, token?: string): Promise<Envelope<T>>;
   post<T = unknown>(route: string, body?: Record<string, string | number>, token?: string): Promise<Envelope<T>>;
   send(mail: SendMailOptions, envelope?: { from: string; to: string[] }): Promise<{ response: string; accepted: unknown[]; rejected: unknown[] }>;
+  /** Stops the runtime and starts a new one on the same data and database, as a process restart would. */
+  restart(overrides?: Partial<Config>): Promise<void>;
+  /** Stops the runtime but keeps its data, for another process to open. */
+  halt(): Promise<void>;
+  config: Config;
   stop(): Promise<void>;
 }
 
@@ -45,10 +50,15 @@ async function freshDatabase(adminUrl: string): Promise<{ url: string; drop: () 
 export async function startTestServer(overrides: Partial<Config> = {}, opts: { seed?: boolean } = {}): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-test-'));
   const pgDb = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL) : null;
-  const config = testConfig({ dataDir, databaseUrl: pgDb?.url, ...overrides });
-  const rt = await startRuntime(config, { seed: opts.seed ?? true });
-  const base = `http://127.0.0.1:${rt.httpPort}`;
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: rt.smtpPort, secure: false, ignoreTLS: true, pool: false });
+  let config = testConfig({ dataDir, databaseUrl: pgDb?.url, ...overrides });
+  let rt: Runtime | null = await startRuntime(config, { seed: opts.seed ?? true });
+  let base = `http://127.0.0.1:${rt.httpPort}`;
+  let transport = nodemailer.createTransport({ host: '127.0.0.1', port: rt.smtpPort, secure: false, ignoreTLS: true, pool: false });
+  const halt = async () => {
+    transport.close();
+    await rt?.stop();
+    rt = null;
+  };
 
   const call = async <T>(method: 'GET' | 'POST', route: string, params: Record<string, string | number> = {}, token?: string): Promise<Envelope<T>> => {
     const p = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
@@ -59,8 +69,23 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: { s
     return (await res.json()) as Envelope<T>;
   };
 
-  return {
-    rt, base, smtpPort: rt.smtpPort, dataDir,
+  const server: TestServer = {
+    get rt() {
+      if (!rt) throw new Error('the runtime is halted');
+      return rt;
+    },
+    get base() { return base; },
+    get smtpPort() { return server.rt.smtpPort; },
+    get config() { return config; },
+    dataDir,
+    halt,
+    async restart(more = {}) {
+      await halt();
+      config = { ...config, ...more };
+      rt = await startRuntime(config, { seed: false });
+      base = `http://127.0.0.1:${rt.httpPort}`;
+      transport = nodemailer.createTransport({ host: '127.0.0.1', port: rt.smtpPort, secure: false, ignoreTLS: true, pool: false });
+    },
     async login(email, password = 'demo1234') {
       const r = await call<{ token: string }>('POST', '/h5/login/h5', { email, password });
       if (r.code !== 200) throw new Error(`login ${email} failed: ${JSON.stringify(r)}`);
@@ -70,12 +95,12 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: { s
     post: (route, body, token) => call('POST', route, body, token),
     send: (mail, envelope) => transport.sendMail(envelope ? { ...mail, envelope } : mail),
     async stop() {
-      transport.close();
-      await rt.stop();
+      await halt();
       await pgDb?.drop();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
 
 /** A demo server with alice's and bob's session tokens: the usual start of a test file. */

@@ -13,7 +13,7 @@ const PART_SRC = /\/h5\/read\/inline\?(?:[^"]*&)?mid=(\d{1,18})&cid=([^&"]+)/;
  * Anything else the client sends passes the same allowlist as incoming mail;
  * remote images keep their URLs, since the recipient's reader decides about them.
  */
-export function prepareOutgoingHtml(input: string): { html: string; refs: InlineRef[] } {
+export function prepareOutgoingHtml(input: string, keepCidsOf?: number): { html: string; refs: InlineRef[] } {
   const refs: InlineRef[] = [];
   const cidFor = (key: string, make: (cid: string) => InlineRef) => {
     const found = refs.find((r) => (r.kind === 'upload' ? `u${r.id}` : `p${r.mailId}/${r.partCid}`) === key);
@@ -27,6 +27,8 @@ export function prepareOutgoingHtml(input: string): { html: string; refs: Inline
     allowedTags: false,
     allowedAttributes: false,
     allowVulnerableTags: true,
+    // The cid: URLs made below must survive this pass; the next one applies the real scheme rules.
+    allowedSchemes: ['http', 'https', 'cid', 'data', 'mailto', 'tel'],
     transformTags: {
       img: (tagName, attribs) => {
         const src = decodeEntities(attribs.src ?? '');
@@ -35,7 +37,9 @@ export function prepareOutgoingHtml(input: string): { html: string; refs: Inline
         if (upload) return { tagName, attribs: { ...attribs, src: `cid:${cidFor(`u${upload[1]}`, (cid) => ({ kind: 'upload', id: Number(upload[1]), cid }))}` } };
         if (part) {
           const partCid = decodeURIComponent(part[2]!);
-          return { tagName, attribs: { ...attribs, src: `cid:${cidFor(`p${part[1]}/${partCid}`, (cid) => ({ kind: 'part', mailId: Number(part[1]), partCid, cid }))}` } };
+          const mailId = Number(part[1]);
+          const make = (cid: string): InlineRef => ({ kind: 'part', mailId, partCid, cid: mailId === keepCidsOf ? partCid : cid });
+          return { tagName, attribs: { ...attribs, src: `cid:${cidFor(`p${part[1]}/${partCid}`, make)}` } };
         }
         return { tagName, attribs };
       },

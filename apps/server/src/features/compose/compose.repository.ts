@@ -126,6 +126,15 @@ export async function sentCopy(db: Db, id: number) {
 }
 export type SentCopy = NonNullable<Awaited<ReturnType<typeof sentCopy>>>;
 
+/** Gives a draft new content in place, so its id (and the editor's links to its parts) stay valid. */
+export async function replaceContent(db: Db, id: number, v: { contentId: number; blobHash: string; size: number; oldSize: number; userId: number; urgent: boolean; hasAttach: boolean; bcc: string }): Promise<void> {
+  await db.updateTable('messages').set({
+    content_id: v.contentId, blob_hash: v.blobHash, size: v.size, received_at: new Date(), urgent: v.urgent, has_attach: v.hasAttach, bcc: v.bcc,
+  }).where('id', '=', id).execute();
+  // The quota trigger follows inserts and deletes; a size change in place is counted here.
+  await db.updateTable('users').set({ used_bytes: sql`used_bytes + ${v.size - v.oldSize}` }).where('id', '=', v.userId).execute();
+}
+
 export async function moveToDrafts(db: Db, id: number): Promise<void> {
   await db.updateTable('messages').set({ folder_mid: 2, delivery_state: null, send_at: null, seen: true }).where('id', '=', id).execute();
 }

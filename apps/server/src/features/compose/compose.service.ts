@@ -53,9 +53,16 @@ export class ComposeService {
   async saveDraft(me: AuthContext, input: DraftInput): Promise<{ id: string }> {
     const built = await this.build(me, input, true);
     const id = await this.persist(built, async (trx, stored) => {
-      const [draftId] = await messages.insertMessages(trx, [stored.row(DRAFTS, input.bcc, null, null)]);
-      await this.discardDraft(trx, me.userId, input.draftId);
-      return draftId!;
+      const row = stored.row(DRAFTS, input.bcc, null, null);
+      const [existing] = input.draftId ? (await messages.lockOwned(trx, me.userId, [Number(input.draftId)])).filter((r) => r.folder_mid === DRAFTS) : [];
+      if (!existing) return (await messages.insertMessages(trx, [row]))[0]!;
+      // Saved in place: the id stays, so the page keeps its draft and its links to the draft's images.
+      await repo.replaceContent(trx, existing.id, {
+        contentId: row.content_id, blobHash: row.blob_hash, size: row.size, oldSize: existing.size, userId: me.userId,
+        urgent: row.urgent ?? false, hasAttach: row.has_attach ?? false, bcc: row.bcc ?? '[]',
+      });
+      await this.d.messages.dropReferences(trx, [existing]);
+      return existing.id;
     });
     return { id: String(id) };
   }
@@ -229,7 +236,8 @@ export class ComposeService {
   private async build(me: AuthContext, input: DraftInput, draft: boolean): Promise<Built> {
     const sender = await repo.senderProfile(this.d.db, me.userId);
     const files = await this.d.uploads.collect(me.userId, input.attachIds);
-    const { html, refs } = prepareOutgoingHtml(input.html);
+    // A draft saved over itself keeps its images' Content-IDs, which the editor's links name.
+    const { html, refs } = prepareOutgoingHtml(input.html, draft && input.draftId ? Number(input.draftId) : undefined);
     const inline: Part[] = [];
     for (const ref of refs) {
       if (ref.kind === 'upload') inline.push({ ...(await this.d.uploads.get(me.userId, ref.id)), cid: ref.cid });

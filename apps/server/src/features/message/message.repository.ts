@@ -72,7 +72,7 @@ export async function neighbours(db: Db, userId: number, folderMid: number, rece
 
 /** Locks the caller's rows among `ids`; the caller compares counts to refuse foreign or missing ids. */
 export async function lockOwned(db: Db, userId: number, ids: number[]) {
-  return db.selectFrom('messages').select(['id', 'folder_mid', 'blob_hash', 'content_id']).where('user_id', '=', userId).where('id', 'in', ids)
+  return db.selectFrom('messages').select(['id', 'folder_mid', 'blob_hash', 'content_id', 'size']).where('user_id', '=', userId).where('id', 'in', ids)
     .orderBy('id').forUpdate().execute();
 }
 

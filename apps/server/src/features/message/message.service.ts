@@ -152,6 +152,11 @@ export class MessageService {
   async removeRows(trx: Db, rows: { id: number; blob_hash: string; content_id: number }[]): Promise<void> {
     if (rows.length === 0) return;
     await repo.deleteRows(trx, rows.map((r) => r.id));
+    await this.dropReferences(trx, rows);
+  }
+
+  /** Releases what rows pointed at before they were deleted or given new content. */
+  async dropReferences(trx: Db, rows: { blob_hash: string; content_id: number }[]): Promise<void> {
     const counts = new Map<string, number>();
     for (const r of rows) counts.set(r.blob_hash, (counts.get(r.blob_hash) ?? 0) + 1);
     await this.blobs.unreference(trx, counts);
