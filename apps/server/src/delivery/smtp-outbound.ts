@@ -6,7 +6,14 @@ export type AttemptResult =
   | { ok: true; response: string; host: string }
   | { ok: false; permanent: boolean; error: string; host: string };
 
-interface Target { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } }
+interface Target {
+  host: string;
+  port: number;
+  secure: boolean;
+  auth?: { user: string; pass: string };
+  /** The MX name, when `host` is the address it resolved to: for TLS SNI and for reports. */
+  name?: string;
+}
 
 type Route = { targets: Target[] } | { failure: string };
 
@@ -37,14 +44,14 @@ export class SmtpOutbound {
     for (const target of route.targets) {
       try {
         const info = await this.pool(target).sendMail({ envelope: { from, to: [rcpt] }, raw }) as { response?: string };
-        return { ok: true, response: info.response ?? '250 OK', host: target.host };
+        return { ok: true, response: info.response ?? '250 OK', host: target.name ?? target.host };
       } catch (err) {
         const e = err as Error & { responseCode?: number; response?: string };
         if (typeof e.responseCode === 'number') {
           // The server answered: its verdict stands, other MX hosts are not asked (RFC 5321 §5.1).
-          return { ok: false, permanent: e.responseCode >= 500, error: e.response ?? `${e.responseCode} ${e.message}`, host: target.host };
+          return { ok: false, permanent: e.responseCode >= 500, error: e.response ?? `${e.responseCode} ${e.message}`, host: target.name ?? target.host };
         }
-        last = { ok: false, permanent: false, error: `451 4.4.1 ${target.host}: ${e.message}`, host: target.host };
+        last = { ok: false, permanent: false, error: `451 4.4.1 ${target.name ?? target.host}: ${e.message}`, host: target.name ?? target.host };
       }
     }
     return last;
@@ -60,19 +67,27 @@ export class SmtpOutbound {
   }
 
   private async lookup(domain: string): Promise<Route> {
-    const target = (host: string): Target => ({ host, port: this.cfg.port, secure: false });
+    let names: string[];
     try {
       const mx = (await this.resolver.resolveMx(domain)).sort((a, b) => a.priority - b.priority);
       // RFC 7505: a single MX of "." says the domain takes no mail at all.
       if (mx.length === 1 && (mx[0]!.exchange === '' || mx[0]!.exchange === '.')) return { failure: `556 5.1.10 ${domain} accepts no mail (null MX)` };
-      return { targets: mx.map((m) => target(m.exchange)) };
+      names = mx.map((m) => m.exchange);
     } catch (err) {
       const code = (err as { code?: string }).code;
       // RFC 5321 §5.1: without MX records the domain's own address is the implicit MX.
-      if (code === 'ENODATA') return { targets: [target(domain)] };
-      if (code === 'ENOTFOUND') return { failure: `550 5.1.2 ${domain}: no such domain` };
-      return { failure: `451 4.4.3 DNS lookup for ${domain} failed (${code ?? 'error'})` };
+      if (code === 'ENODATA') names = [domain];
+      else if (code === 'ENOTFOUND') return { failure: `550 5.1.2 ${domain}: no such domain` };
+      else return { failure: `451 4.4.3 DNS lookup for ${domain} failed (${code ?? 'error'})` };
     }
+    // Addresses come from the same resolver as the MX records, so DNS_SERVERS governs both.
+    const targets: Target[] = [];
+    for (const name of names) {
+      const addresses = await this.resolver.resolve4(name).catch(() => this.resolver.resolve6(name).catch(() => [] as string[]));
+      for (const ip of addresses) targets.push({ host: ip, name, port: this.cfg.port, secure: false });
+    }
+    if (targets.length === 0) return { failure: `451 4.4.4 no address found for the mail servers of ${domain}` };
+    return { targets };
   }
 
   private pool(t: Target): Transporter {
@@ -83,7 +98,7 @@ export class SmtpOutbound {
         host: t.host, port: t.port, secure: t.secure, auth: t.auth, name: this.heloName,
         pool: true, maxConnections: 5, maxMessages: 100,
         connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 5 * 60_000,
-        tls: { rejectUnauthorized: false },
+        tls: { rejectUnauthorized: false, ...(t.name ? { servername: t.name } : {}) },
         logger: false,
       });
       this.pools.set(key, pool);
