@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { APP_VERSION } from '@mailwing/shared';
+import { adminRoutes } from './features/admin/admin.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { composeRoutes } from './features/compose/compose.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
@@ -49,6 +50,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   mailboxRoutes(app, services.mailbox);
   messageRoutes(app, services.messages, { imageProxyAllowPrivate: config.imageProxyAllowPrivate });
   composeRoutes(app, services.compose, services.uploads);
+  adminRoutes(app, services.db, config.smtp.hostname);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

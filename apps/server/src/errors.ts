@@ -15,3 +15,4 @@ export class AppError extends Error {
 export const notFound = (what = 'Mail') => new AppError(Code.NotFound, `${what} not found`);
 export const invalid = (field: string, message: string) => new AppError(Code.Invalid, { [field]: message });
 export const unauthorized = () => new AppError(Code.Unauthorized, 'You are currently logged out. Please log in again.');
+export const forbidden = (message = 'You are not allowed to do this') => new AppError(Code.Forbidden, message);

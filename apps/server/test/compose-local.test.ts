@@ -245,3 +245,15 @@ describe('address suggestions', () => {
     expect(ext.data.list.map((a) => a.address)).toContain('someone@outside.test');
   });
 });
+
+describe('domain records for admins', () => {
+  it('shows the DKIM TXT record that verifies our signatures, to the company admin only', async () => {
+    expect((await s.get('/h5/admin/domains', {}, alice)).code).toBe(403);
+    const admin = await s.login('admin@demo.test');
+    const r = await s.get<{ list: { domain: string; records: { name: string; type: string; value: string }[] }[] }>('/h5/admin/domains', {}, admin);
+    const dkim = r.data.list[0]!.records.find((x) => x.type === 'TXT')!;
+    expect(dkim.name).toBe('mw1._domainkey.demo.test');
+    const key = await s.rt.services.db.selectFrom('domains').select('dkim_public_key').where('name', '=', 'demo.test').executeTakeFirstOrThrow();
+    expect(dkim.value).toBe(`v=DKIM1; k=rsa; p=${key.dkim_public_key}`);
+  });
+});

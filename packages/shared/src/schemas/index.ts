@@ -2,3 +2,4 @@ export * from './common.js';
 export * from './auth.js';
 export * from './mail.js';
 export * from './compose.js';
+export * from './admin.js';
