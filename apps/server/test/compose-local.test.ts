@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComposeData, Mail, MailList, RecallResult, SendResult, UploadResult } from '@mailwing/shared';
 import { startDemo, type Envelope, type TestServer } from './harness.js';
@@ -255,5 +256,29 @@ describe('domain records for admins', () => {
     expect(dkim.name).toBe('mw1._domainkey.demo.test');
     const key = await s.rt.services.db.selectFrom('domains').select('dkim_public_key').where('name', '=', 'demo.test').executeTakeFirstOrThrow();
     expect(dkim.value).toBe(`v=DKIM1; k=rsa; p=${key.dkim_public_key}`);
+  });
+});
+
+describe('timed send to local mailboxes', () => {
+  it('is delivered by the dispatcher once due, not before', async () => {
+    const sent = await send(alice, { to: 'bob@demo.test, admin@demo.test', subject: 'In two seconds', sendAt: Math.floor(Date.now() / 1000) + 2 });
+    expect(await s.rt.services.compose.dispatchDue()).toBe(0);
+    expect((await list(bob, '0')).list.some((m) => m.subject === 'In two seconds')).toBe(false);
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect(await s.rt.services.compose.dispatchDue()).toBe(1);
+    expect((await list(bob, '0')).list.some((m) => m.subject === 'In two seconds')).toBe(true);
+    expect((await s.get<Mail>('/h5/read/index', { mid: sent.id }, alice)).data).toMatchObject({ status: 'sent', sendAt: null });
+  });
+});
+
+describe('bookkeeping', () => {
+  it('every blob’s reference count equals the messages and uploads that point at it', async () => {
+    // Timed, held, recalled, draft-replaced and purged mail all passed through above.
+    const rows = await sql<{ hash: string; refcount: number; used: number }>`
+      SELECT b.hash, b.refcount,
+        (SELECT count(*)::int FROM messages m WHERE m.blob_hash = b.hash) + (SELECT count(*)::int FROM uploads u WHERE u.blob_hash = b.hash) AS used
+      FROM blobs b`.execute(s.rt.services.db);
+    expect(rows.rows.length).toBeGreaterThan(10);
+    expect(rows.rows.filter((r) => r.refcount !== r.used)).toEqual([]);
   });
 });

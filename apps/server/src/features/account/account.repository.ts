@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { User } from '../../db/types.js';
 
@@ -70,4 +71,40 @@ export async function insertUser(db: Db, v: {
 export async function countUsers(db: Db): Promise<number> {
   const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+export interface ResolvedAddress {
+  /** Local mailboxes the address reaches (empty when it is not ours). */
+  targets: LocalTarget[];
+  /** The address's domain is hosted here, whether or not the mailbox exists. */
+  hosted: boolean;
+}
+
+/**
+ * resolveLocal for a whole recipient list in one round trip. A user or alias
+ * address wins over a group of the same name, as in resolveLocal.
+ */
+export async function resolveMany(db: Db, addresses: string[]): Promise<Map<string, ResolvedAddress>> {
+  const list = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  const out = new Map<string, ResolvedAddress>(list.map((a) => [a, { targets: [], hosted: false }]));
+  if (list.length === 0) return out;
+  const rows = await sql<{ addr: string; user_id: number | null; via: 'direct' | 'group' | 'domain' }>`
+    WITH a(addr) AS (SELECT unnest(${list}::text[]))
+    SELECT a.addr, u.id AS user_id, 'direct' AS via FROM a JOIN users u ON u.email = a.addr AND u.status = 'active'
+    UNION ALL
+    SELECT a.addr, u.id, 'direct' FROM a JOIN aliases al ON al.address = a.addr JOIN users u ON u.id = al.user_id AND u.status = 'active'
+    UNION ALL
+    SELECT a.addr, u.id, 'group' FROM a JOIN mail_groups g ON g.address = a.addr
+      JOIN mail_group_members gm ON gm.group_id = g.id JOIN users u ON u.id = gm.user_id AND u.status = 'active'
+    UNION ALL
+    SELECT a.addr, NULL, 'domain' FROM a JOIN domains d ON d.name = split_part(a.addr, '@', 2)`.execute(db);
+  for (const r of rows.rows) {
+    const entry = out.get(r.addr)!;
+    if (r.via === 'domain') entry.hosted = true;
+    else entry.targets.push({ userId: r.user_id!, via: r.via });
+  }
+  for (const entry of out.values()) {
+    if (entry.targets.some((t) => t.via === 'direct')) entry.targets = entry.targets.filter((t) => t.via === 'direct');
+  }
+  return out;
 }

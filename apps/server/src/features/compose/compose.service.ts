@@ -10,7 +10,7 @@ import { dkimSign } from '../../delivery/dkim.js';
 import { headerBlock } from '../../delivery/dsn.js';
 import * as outbox from '../../delivery/outbox.repository.js';
 import { invalid, notFound } from '../../errors.js';
-import { isHostedDomain, resolveLocal } from '../account/account.repository.js';
+import { resolveMany } from '../account/account.repository.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { composeMime } from '../message/compose-mime.js';
 import type { IngestService } from '../message/ingest.service.js';
@@ -52,7 +52,7 @@ export class ComposeService {
 
   async saveDraft(me: AuthContext, input: DraftInput): Promise<{ id: string }> {
     const built = await this.build(me, input, true);
-    const id = await this.persist(built, async (trx, stored) => {
+    const id = await this.persist(built, 0, async (trx, stored) => {
       const row = stored.row(DRAFTS, input.bcc, null, null);
       const [existing] = input.draftId ? (await messages.lockOwned(trx, me.userId, [Number(input.draftId)])).filter((r) => r.folder_mid === DRAFTS) : [];
       if (!existing) return (await messages.insertMessages(trx, [row]))[0]!;
@@ -75,27 +75,22 @@ export class ComposeService {
       if (at > Date.now()) sendAt = new Date(at);
     }
     const recipients = dedupe([...input.to, ...input.cc, ...input.bcc]);
-    await this.refuseUnknownLocal(recipients);
+    const plan = await this.plan(this.d.db, recipients);
+    // At send time an unknown mailbox on one of our own domains is a typo the writer can fix now.
+    if (plan.unknown.length > 0) throw invalid('to', `${plan.unknown[0]}: no such mailbox`);
     const built = await this.build(me, input, false);
-    const bounces: string[] = [];
-    const { id, status } = await this.persist(built, async (trx, stored) => {
-      const [sentId] = await messages.insertMessages(trx, [stored.row(SENT, input.bcc, 'sending', sendAt)]);
-      const sent = (await repo.sentCopy(trx, sentId!))!;
-      let state: SendResult['status'] = 'sending';
+    const hold = !sendAt && (await this.review(built.sender, recipients, input.subject)) === 'hold';
+    const status: SendResult['status'] = hold ? 'audit_waiting' : sendAt || plan.external.length > 0 ? 'sending' : 'sent';
+    const deliverNow = !sendAt && !hold;
+    const id = await this.persist(built, deliverNow ? plan.local.size : 0, async (trx, stored) => {
+      const [sentId] = await messages.insertMessages(trx, [stored.row(SENT, input.bcc, status, sendAt)]);
       if (sendAt) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'scheduled', sendAt });
-      else if ((await this.review(built.sender, recipients, sent.subject)) === 'hold') {
-        await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'held', sendAt: new Date() });
-        await repo.setSentState(trx, sentId!, 'audit_waiting');
-        state = 'audit_waiting';
-      } else {
-        const r = await this.deliverNow(trx, sent, built.sender, recipients);
-        bounces.push(...r.unknown);
-        state = r.external > 0 ? 'sending' : 'sent';
-      }
+      else if (hold) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'held', sendAt: new Date() });
+      else await this.deliverNow(trx, { ...stored.sent, id: sentId! }, built.sender, plan, false);
       if (input.replyTo) await repo.setFlag(trx, me.userId, Number(input.replyTo), 'answered');
       if (input.forwardOf) await repo.setFlag(trx, me.userId, Number(input.forwardOf), 'forwarded');
       await this.discardDraft(trx, me.userId, input.draftId);
-      return { id: sentId!, status: state };
+      return sentId!;
     });
     if (status === 'sending' && !sendAt) this.d.onQueued();
     return { id: String(id), sendAt: sendAt ? unix(sendAt) : null, status };
@@ -118,9 +113,11 @@ export class ComposeService {
           continue;
         }
         await repo.deleteDispatch(trx, sent.id);
-        const r = await this.deliverNow(trx, sent, sender, recipients);
-        if (r.unknown.length > 0) bounced.push({ sent, sender, addresses: r.unknown });
-        queued ||= r.external > 0;
+        const plan = await this.plan(trx, recipients);
+        await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, plan.local.size);
+        await this.deliverNow(trx, sent, sender, plan, true);
+        if (plan.unknown.length > 0) bounced.push({ sent, sender, addresses: plan.unknown });
+        queued ||= plan.external.length > 0;
       }
       return due.length;
     });
@@ -138,9 +135,11 @@ export class ComposeService {
       const sent = (await repo.sentCopy(trx, messageId))!;
       const sender = await repo.senderProfile(trx, job.user_id);
       await repo.deleteDispatch(trx, messageId);
-      const r = await this.deliverNow(trx, sent, sender, dedupe([...sent.to_list, ...sent.cc_list, ...sent.bcc]));
-      if (r.unknown.length > 0) bounced = { sent, sender, addresses: r.unknown };
-      return r.external > 0;
+      const plan = await this.plan(trx, dedupe([...sent.to_list, ...sent.cc_list, ...sent.bcc]));
+      await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, plan.local.size);
+      await this.deliverNow(trx, sent, sender, plan, true);
+      if (plan.unknown.length > 0) bounced = { sent, sender, addresses: plan.unknown };
+      return plan.external.length > 0;
     });
     if (bounced) {
       const b: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] } = bounced;
@@ -275,79 +274,73 @@ export class ComposeService {
     return { raw, content: await this.d.parser.parse(raw, sender.email), sender };
   }
 
-  /** Stores the built message's blob and content in one transaction with whatever `fn` adds. */
-  private async persist<T>(built: Built, fn: (trx: Db, stored: { row: RowMaker }) => Promise<T>): Promise<T> {
+  /**
+   * Stores the built message's blob and content in one transaction with whatever `fn`
+   * adds; `copies` more blob references are taken at once for local recipients.
+   */
+  private async persist<T>(built: Built, copies: number, fn: (trx: Db, stored: { row: RowMaker; sent: Omit<SentInfo, 'id'> }) => Promise<T>): Promise<T> {
     const staged = await this.d.blobs.store.stage(built.raw);
     try {
       return await this.d.db.transaction().execute(async (trx) => {
-        await this.d.blobs.reference(trx, [{ staged, n: 1 }]);
+        await this.d.blobs.reference(trx, [{ staged, n: 1 + copies }]);
         const [contentId] = await messages.insertContents(trx, [{ hash: staged.hash, content: built.content }]);
         const hasAttach = built.content.attachments.some((a) => !a.inline);
+        const sent = { content_id: contentId!, blob_hash: staged.hash, size: built.raw.length, urgent: built.content.urgent, has_attach: hasAttach };
         const row: RowMaker = (folder, bcc, state, sendAt) => ({
-          user_id: built.sender.id, folder_mid: folder, content_id: contentId!, blob_hash: staged.hash, size: built.raw.length,
-          received_at: new Date(), seen: true, urgent: built.content.urgent, has_attach: hasAttach, delivery_state: state,
-          bcc: JSON.stringify(bcc), send_at: sendAt,
+          ...sent, user_id: built.sender.id, folder_mid: folder, received_at: new Date(), seen: true, delivery_state: state, bcc: JSON.stringify(bcc), send_at: sendAt,
         });
-        return fn(trx, { row });
+        return fn(trx, { row, sent });
       });
     } finally {
       await this.d.blobs.store.release(staged);
     }
   }
 
-  /**
-   * Delivers a sent copy: local recipients get their own row pointing at the same
-   * content and blob, outside ones a queue job each. Returns hosted addresses that
-   * no longer exist (they bounce) and how many jobs were queued.
-   */
-  private async deliverNow(trx: Db, sent: repo.SentCopy, sender: repo.SenderProfile, recipients: Address[]): Promise<{ unknown: string[]; external: number }> {
-    const byUser = new Map<number, number>(); // user → folder; a direct address wins over a group
-    const usersOf = new Map<string, number[]>();
-    const external: string[] = [];
-    const unknown: string[] = [];
-    for (const { address } of recipients) {
-      const targets = await resolveLocal(trx, address);
-      if (targets.length > 0) {
-        usersOf.set(address, targets.map((t) => t.userId));
-        for (const t of targets) {
+  /** Sorts recipients into local mailboxes (a direct address wins over a group), outside addresses, and unknown ones of ours. */
+  private async plan(db: Db, recipients: Address[]): Promise<Plan> {
+    const resolved = await resolveMany(db, recipients.map((r) => r.address));
+    const plan: Plan = { local: new Map(), usersOf: new Map(), external: [], unknown: [] };
+    for (const [address, r] of resolved) {
+      if (r.targets.length > 0) {
+        plan.usersOf.set(address, r.targets.map((t) => t.userId));
+        for (const t of r.targets) {
           const folder = Number(t.via === 'group' ? SystemFolder.GroupMail : SystemFolder.Inbox);
-          byUser.set(t.userId, Math.min(byUser.get(t.userId) ?? folder, folder));
+          plan.local.set(t.userId, Math.min(plan.local.get(t.userId) ?? folder, folder));
         }
-      } else if (await isHostedDomain(trx, address.split('@')[1] ?? '')) unknown.push(address);
-      else external.push(address);
+      } else if (r.hosted) plan.unknown.push(address);
+      else plan.external.push(address);
     }
-    const users = [...byUser].sort(([a], [b]) => a - b);
+    return plan;
+  }
+
+  /**
+   * Delivers a sent copy by its plan: local recipients get their own row pointing at
+   * the same content and blob (the caller took their blob references), outside ones a
+   * queue job each, and hosted addresses that no longer exist a failed job (they bounce).
+   */
+  private async deliverNow(trx: Db, sent: SentInfo, sender: repo.SenderProfile, plan: Plan, setState: boolean): Promise<void> {
+    const users = [...plan.local].sort(([a], [b]) => a - b);
     const copyIds = await messages.insertMessages(trx, users.map(([userId, folder]) => ({
       user_id: userId, folder_mid: folder, content_id: sent.content_id, blob_hash: sent.blob_hash, size: sent.size,
       received_at: new Date(), urgent: sent.urgent, has_attach: sent.has_attach, delivery_state: null, bcc: '[]',
     })));
-    await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, copyIds.length);
     const copyOf = new Map(users.map(([userId], i) => [userId, copyIds[i]!]));
     const base = { messageId: sent.id, senderId: sender.id, companyId: sender.company_id, blobHash: sent.blob_hash, mailFrom: sender.email };
     const jobs = await outbox.enqueue(trx, [
-      ...external.map((rcpt) => ({ ...base, rcpt })),
-      ...unknown.map((rcpt) => ({ ...base, rcpt, failure: `550 5.1.1 <${rcpt}>: no such mailbox here` })),
+      ...plan.external.map((rcpt) => ({ ...base, rcpt })),
+      ...plan.unknown.map((rcpt) => ({ ...base, rcpt, failure: `550 5.1.1 <${rcpt}>: no such mailbox here` })),
     ]);
     await repo.insertSendRecipients(trx, [
-      ...[...usersOf].flatMap(([address, ids]) => ids.map((userId) => ({ sentId: sent.id, address, kind: 'local' as const, copyId: copyOf.get(userId) ?? null, outboxId: null }))),
-      ...[...external, ...unknown].map((address) => ({ sentId: sent.id, address, kind: 'external' as const, copyId: null, outboxId: jobs.get(address) ?? null })),
+      ...[...plan.usersOf].flatMap(([address, ids]) => ids.map((userId) => ({ sentId: sent.id, address, kind: 'local' as const, copyId: copyOf.get(userId) ?? null, outboxId: null }))),
+      ...[...plan.external, ...plan.unknown].map((address) => ({ sentId: sent.id, address, kind: 'external' as const, copyId: null, outboxId: jobs.get(address) ?? null })),
     ]);
-    await repo.setSentState(trx, sent.id, unknown.length > 0 ? 'send_failed' : external.length > 0 ? 'sending' : 'sent', null);
-    return { unknown, external: external.length };
+    if (setState) await repo.setSentState(trx, sent.id, plan.unknown.length > 0 ? 'send_failed' : plan.external.length > 0 ? 'sending' : 'sent', null);
   }
 
   private review(sender: repo.SenderProfile, recipients: Address[], subject: string) {
     return this.d.policy.review({
       companyId: sender.company_id, auditOutgoing: sender.audit_outgoing, sender: sender.email, recipients: recipients.map((r) => r.address), subject,
     });
-  }
-
-  /** At send time an unknown mailbox on one of our own domains is a typo the writer can fix now. */
-  private async refuseUnknownLocal(recipients: Address[]): Promise<void> {
-    for (const { address } of recipients) {
-      if ((await resolveLocal(this.d.db, address)).length > 0) continue;
-      if (await isHostedDomain(this.d.db, address.split('@')[1] ?? '')) throw invalid('to', `${address}: no such mailbox`);
-    }
   }
 
   private async bounceUnknown(sent: repo.SentCopy, sender: repo.SenderProfile, addresses: string[]): Promise<void> {
@@ -365,6 +358,11 @@ export class ComposeService {
     await this.d.messages.removeRows(trx, rows);
   }
 }
+
+/** What dispatching needs of a sent copy. */
+type SentInfo = Pick<repo.SentCopy, 'id' | 'content_id' | 'blob_hash' | 'size' | 'urgent' | 'has_attach'>;
+
+interface Plan { local: Map<number, number>; usersOf: Map<string, number[]>; external: string[]; unknown: string[] }
 
 type RowMaker = (folder: number, bcc: Address[], state: string | null, sendAt: Date | null) => NewMessage;
 
