@@ -3,8 +3,12 @@ import { fileURLToPath } from 'node:url';
 // Fixed test ports, away from the defaults a developer may have running.
 export const HTTP_PORT = 18080;
 export const SMTP_PORT = 12525;
+/** The outside world's mail server stand-in: the server relays mail for other domains here. */
+export const MX_PORT = 12526;
 export const BASE_URL = `http://127.0.0.1:${HTTP_PORT}`;
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST_DIR = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 export const ARTIFACTS = fileURLToPath(new URL('./artifacts', import.meta.url));
 export const DEMO_PASSWORD = 'demo1234';
+/** Where the stand-in MX writes each message it accepts, one .eml file per message. */
+export const MX_DIR = fileURLToPath(new URL('./artifacts/mx-inbox', import.meta.url));

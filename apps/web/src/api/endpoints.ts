@@ -3,6 +3,7 @@ import type {
   SendResult, SessionResult, Suggestions, UploadResult, Version,
 } from '@mailwing/shared';
 import { PAGE_SIZE_DEFAULT } from '@mailwing/shared';
+import { getLanguage } from '../i18n';
 import { session } from '../state/session';
 import { apiUrl, request, upload, type Params } from './request';
 
@@ -35,7 +36,9 @@ export const api = {
   purge: (list: readonly string[]) => post<Changed>('/mailop/purge', { ids: ids(list) }),
 
   composeLimits: () => request<ComposeLimits>('/write/limits', { loading: false, quiet: true }),
-  loadCompose: (mid: string, mode: ComposeMode) => request<ComposeData>('/write/load', { data: { mid, mode } }),
+  /** The quote header ("On … wrote:") comes in the UI language with dates in the device's time zone. */
+  loadCompose: (mid: string, mode: ComposeMode) =>
+    request<ComposeData>('/write/load', { data: { mid, mode, lang: getLanguage(), tz: -new Date().getTimezoneOffset() } }),
   /** Autocomplete: quiet, because a failed suggestion should not interrupt typing. */
   suggest: (q: string) => request<Suggestions>('/write/suggest', { data: { q }, loading: false, quiet: true }),
   uploadFile: (file: File, onProgress: (percent: number) => void, signal: AbortSignal) =>

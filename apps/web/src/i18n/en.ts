@@ -155,7 +155,7 @@ export const en = {
   stillUploading: 'Attachments are still uploading. Send the mail when they have finished?',
   sendAnyway: 'Send anyway',
   sendWhenDone: 'Send when done',
-  addAttachment: 'Add attachments',
+  addAttachment: 'Attach',
   waitingUploads: 'Waiting for uploads…',
   sending: 'Sending…',
   draftSaved: (time: string) => `Draft saved ${time}`,

@@ -112,6 +112,12 @@ describe('attachment mention (spec §5)', () => {
     expect(mentionsAttachment(ownText(html))).toBe(false);
     expect(mentionsAttachment(ownText('<p>Report <b>attached</b></p><blockquote>x</blockquote>'))).toBe(true);
   });
+
+  it('leaves out a forwarded original from its header line on', () => {
+    const html = '<p>FYI</p><p>---------- Forwarded message ----------<br>From: a@x.com</p><p>The attachment has the figures.</p>';
+    expect(ownText(html).trim()).toBe('FYI');
+    expect(ownText('<p>附件见下</p><p>---------- 转发的邮件 ----------</p><p>x</p>')).toContain('附件');
+  });
 });
 
 describe('send checks (spec §5)', () => {

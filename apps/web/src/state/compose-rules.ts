@@ -127,14 +127,20 @@ export function mentionsAttachment(text: string): boolean {
   return /附件|attach/i.test(text);
 }
 
+// write/load starts a forwarded original with a "---------- Forwarded message ----------" line.
+const FORWARD_MARK = /^-{6,}/;
+
 /**
- * The words the writer typed in an HTML body: quoted mail (blockquote, as a
- * reply quotes its original) is left out, so a reply to "see the attachment"
- * does not warn by itself.
+ * The words the writer typed in an HTML body: quoted mail is left out (a
+ * reply's blockquote, and a forward's original from its "----------" header
+ * on), so replying to "see the attachment" does not warn by itself.
  */
 export function ownText(html: string): string {
   const doc = new DOMParser().parseFromString(html, 'text/html');
   for (const quoted of doc.querySelectorAll('blockquote')) quoted.remove();
+  const blocks = [...doc.body.children];
+  const mark = blocks.findIndex((b) => FORWARD_MARK.test(b.textContent?.trim() ?? ''));
+  if (mark >= 0) for (const b of blocks.slice(mark)) b.remove();
   return doc.body.textContent ?? '';
 }
 
