@@ -271,6 +271,23 @@ describe('timed send to local mailboxes', () => {
   });
 });
 
+describe('a mailbox gone by the time a timed send goes out', () => {
+  it('bounces to the sender with a DSN and shows the recipient as failed', async () => {
+    const db = s.rt.services.db;
+    const domain = await db.selectFrom('domains').select(['id', 'company_id']).where('name', '=', 'demo.test').executeTakeFirstOrThrow();
+    await s.rt.services.companies.createUser({ companyId: domain.company_id, domainId: domain.id }, { email: 'temp@demo.test', password: 'temp-pass-1', name: 'Temp' });
+    const sent = await send(alice, { to: 'temp@demo.test, bob@demo.test', subject: 'Leaving soon', sendAt: Math.floor(Date.now() / 1000) + 1 });
+    await db.updateTable('users').set({ status: 'disabled' }).where('email', '=', 'temp@demo.test').execute();
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(await s.rt.services.compose.dispatchDue()).toBe(1);
+    const mail = (await s.get<Mail>('/h5/read/index', { mid: sent.id }, alice)).data;
+    expect(mail.status).toBe('send_failed');
+    expect(mail.deliveries.find((d) => d.address === 'temp@demo.test')).toMatchObject({ status: 'send_failed', error: expect.stringContaining('5.1.1') });
+    expect(mail.deliveries.find((d) => d.address === 'bob@demo.test')?.status).toBe('sent');
+    expect((await list(alice, '0')).list.some((m) => m.subject === 'Undelivered Mail Returned to Sender: Leaving soon')).toBe(true);
+  });
+});
+
 describe('bookkeeping', () => {
   it('every blob’s reference count equals the messages and uploads that point at it', async () => {
     // Timed, held, recalled, draft-replaced and purged mail all passed through above.
