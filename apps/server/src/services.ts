@@ -47,12 +47,11 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const outbound = new SmtpOutbound(config.delivery, hostname);
   const delivery = new DeliveryWorker({ db, store, ingest, outbound, cfg: config.delivery, hostname, log });
   // The runner needs compose (timed sends) and compose needs to wake the runner after a send.
-  let queue: QueueRunner | undefined;
   const compose = new ComposeService({
     db, blobs, parser, uploads, messages, ingest, policy: companyAuditPolicy, hostname, maxTotalBytes: config.attachments.maxTotalBytes,
-    onQueued: () => queue?.wake(),
+    onQueued: () => queue.wake(),
   });
-  queue = new QueueRunner(async () => (await compose.dispatchDue()) + (await delivery.runOnce()), config.delivery.pollMs, log);
+  const queue = new QueueRunner(async () => (await compose.dispatchDue()) + (await delivery.runOnce()), config.delivery.pollMs, log);
   return {
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
     auth: new AuthService(db, config.sessionDays),
