@@ -159,6 +159,14 @@ describe('drafts', () => {
     expect(mail.html).toMatch(/src="\/h5\/read\/inline\?mid=/);
   });
 
+  it('takes a long body (over the 1 MB default form limit) as a draft', async () => {
+    const html = `<p>${'long text '.repeat(200_000)}</p>`;
+    const r = await s.post<{ id: string }>('/h5/write/draft', { subject: 'long', html }, alice);
+    expect(r.code).toBe(200);
+    const loaded = (await s.get<ComposeData>('/h5/write/load', { mid: r.data.id }, alice)).data;
+    expect(loaded.html.length).toBeGreaterThan(1_900_000);
+  });
+
   it('cannot continue another mailbox’s draft or a mail that is not a draft', async () => {
     const d = await s.post<{ id: string }>('/h5/write/draft', { subject: 'private' }, alice);
     expect((await s.get('/h5/write/load', { mid: d.data.id }, bob)).code).toBe(404);

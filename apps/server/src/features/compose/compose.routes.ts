@@ -41,10 +41,12 @@ export function composeRoutes(app: App, compose: ComposeService, uploads: Upload
       .header('Cache-Control', 'private, max-age=86400').send(part.content);
   });
 
-  app.post('/h5/write/draft', { schema: { tags, body: DraftInput, response: { 200: envelope(SavedDraft) } } }, async (req) =>
+  // The editor's HTML may be long (pasted tables, data: images): above the 1 MB default, within the schema's 5 MB per field.
+  const bodyLimit = 12 * 1024 * 1024;
+  app.post('/h5/write/draft', { bodyLimit, schema: { tags, body: DraftInput, response: { 200: envelope(SavedDraft) } } }, async (req) =>
     ok(await compose.saveDraft(caller(req), req.body)));
 
-  app.post('/h5/write/send', { schema: { tags, body: SendInput, response: { 200: envelope(SendResult) } } }, async (req) =>
+  app.post('/h5/write/send', { bodyLimit, schema: { tags, body: SendInput, response: { 200: envelope(SendResult) } } }, async (req) =>
     ok(await compose.send(caller(req), req.body)));
 
   app.get('/h5/write/load', { schema: { tags, querystring: LoadComposeQuery, response: { 200: envelope(ComposeData) } } }, async (req) =>
