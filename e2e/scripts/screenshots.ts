@@ -69,6 +69,75 @@ await page.goto(`${base}/#/pages/modules/setting-about/index`);
 await shot('about');
 await page.goto(`${base}/#/pages/modules/choose-dir/index?ids=1&from=0`);
 await shot('choose-dir');
+
+// Compose (issue 4): empty, with chips, suggestions, attachments and the toolbar; the
+// attachment page; the result; a sent mail with its delivery list; the Sent list.
+const en = lang !== 'zh';
+await page.goto(`${base}/#/pages/list-tab/index`);
+await page.locator('.mw-compose-fab').click();
+await page.locator('.mw-editor-content').waitFor();
+await shot('compose-empty');
+await page.locator('#mw-addr-to').fill('bob@demo.test, Jonathan Alexander Richardson-Smythe <jonathan.richardson@partner-company.example> not-an-address ');
+await page.locator('.mw-compose-more').click();
+await page.locator('#mw-addr-cc').fill('bo');
+await page.waitForTimeout(900);
+await shot('compose-suggest');
+await page.locator('#mw-addr-cc').fill('');
+await page.locator('#mw-subject').fill(en ? 'Quarterly report and the launch plan for next year' : '季度报告与明年的发布计划');
+await page.locator('[data-option=attachments]').click();
+await page.locator('input[data-role=attachments]').setInputFiles([
+  { name: 'report-2026-Q3-final-version-with-appendix.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(180_000, 1) },
+  { name: 'numbers.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.alloc(40_000, 2) },
+  { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.alloc(10, 3) },
+  { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.alloc(2_000, 4) },
+]);
+await page.locator('[data-attach-row=done]').first().waitFor();
+await shot('attach-upload');
+await page.locator('.mw-nav-action').click();
+await page.locator('.mw-editor-content').click();
+await page.keyboard.type(en ? 'Hi all, ' : '大家好，');
+await page.keyboard.press('Control+b');
+await page.keyboard.type(en ? 'the report is attached.' : '报告见附件。');
+await page.keyboard.press('Control+b');
+await page.keyboard.press('Enter');
+await page.locator('.mw-tool').nth(2).click();
+await page.keyboard.type(en ? 'Revenue up 12%' : '收入增长 12%');
+await page.keyboard.press('Enter');
+await page.keyboard.type(en ? 'Costs flat' : '成本持平');
+await shot('compose-filled');
+await page.locator('.mw-send').click();
+await shot('compose-errors');
+await page.getByRole('button', { name: en ? 'Remove not-an-address' : '移除 not-an-address' }).click();
+await page.locator('[data-option=timed] .mw-option-main').click();
+await page.locator('.adm-picker').waitFor();
+await shot('compose-timed-picker');
+await page.locator('.adm-picker-header-button').last().click();
+await page.locator('.mw-send').click();
+await page.waitForURL(/write-result/);
+await shot('write-result');
+await page.goto(`${base}/#/pages/list/index?mid=1`);
+await page.reload();
+await page.locator('.mw-mail-row').first().waitFor();
+await page.waitForTimeout(1500);
+await shot('sent-list');
+await page.locator('.mw-mail-row', { has: page.locator('[data-status=scheduled]') }).first().click();
+await page.locator('.mw-scheduled-bar').waitFor();
+await shot('read-scheduled');
+await page.goBack();
+await page.locator('.mw-mail-row', { has: page.locator('[data-status=sending]') }).first().click();
+await page.locator('.mw-deliveries').waitFor();
+await page.locator('.mw-deliveries').scrollIntoViewIfNeeded();
+await shot('read-sent-deliveries');
+await page.goto(`${base}/#/pages/list-tab/index`);
+await page.reload();
+const replied = page.locator('.mw-mail-row', { hasText: 'Project kickoff' }).first();
+if (await replied.count()) {
+  await replied.click();
+  await page.locator('.mw-reply-bar').waitFor();
+  await page.locator('.mw-reply-bar').scrollIntoViewIfNeeded();
+  await shot('read-thread');
+}
+
 const cdp = await context.newCDPSession(page);
 console.log('installability errors', JSON.stringify(await cdp.send('Page.getInstallabilityErrors')));
 console.log('service worker', await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.active?.state ?? 'none')));

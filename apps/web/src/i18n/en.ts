@@ -175,6 +175,7 @@ export const en = {
   // Attachment upload, spec §8, §9
   chooseFiles: 'Choose files',
   attachLimits: (files: number, total: string) => `Up to ${files} files, ${total} in total`,
+  attachTotal: (n: number, size: string) => `Attached: ${n} ${n === 1 ? 'file' : 'files'}, ${size}`,
   noAttachments: 'No attachments yet',
   uploadFailed: 'Upload failed',
   remove: 'Remove',

@@ -163,6 +163,7 @@ export const zh: Messages = {
   imageUploading: '图片上传中…',
   chooseFiles: '选择文件',
   attachLimits: (files: number, total: string) => `最多 ${files} 个文件，总大小不超过 ${total}`,
+  attachTotal: (n: number, size: string) => `已添加 ${n} 个文件，共 ${size}`,
   noAttachments: '暂无附件',
   uploadFailed: '上传失败',
   remove: '移除',

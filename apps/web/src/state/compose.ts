@@ -127,12 +127,17 @@ async function load(source: NonNullable<ComposeSource>, gen: number): Promise<vo
   }
 }
 
-/** The form write/draft and write/send take. Only finished uploads go along. */
+/**
+ * The form write/draft and write/send take. Only finished uploads go along.
+ * write/draft refuses the whole draft for one invalid address, so a draft
+ * keeps only the valid ones (send is checked before it gets here).
+ */
 export function composeForm(s: ComposeState = get()): ComposeForm {
+  const valid = (list: Recipient[]) => formatRecipients(list.filter((r) => r.valid));
   return {
-    to: formatRecipients(s.to),
-    cc: formatRecipients(s.cc),
-    bcc: formatRecipients(s.bcc),
+    to: valid(s.to),
+    cc: valid(s.cc),
+    bcc: valid(s.bcc),
     subject: s.subject,
     html: s.html,
     text: s.text,

@@ -76,11 +76,14 @@ export default function WritePage() {
     return () => {
       clearInterval(timer);
       document.removeEventListener('visibilitychange', onHidden);
+      // Off to the attachment page the mail stays open: save without a word.
       const quiet = staying.current;
       staying.current = false;
       compose.saveDraft().then((saved) => {
         if (saved && !quiet) Toast.show({ content: m.savedToDrafts });
-      }, () => Toast.show({ content: m.saveFailed }));
+      }, () => {
+        if (!quiet) Toast.show({ content: m.saveFailed });
+      });
     };
   }, []);
 
@@ -252,7 +255,8 @@ export default function WritePage() {
               }}
             >
               <LinkOutline />
-              <span>{attachCount > 0 ? m.attachments(attachCount) : m.addAttachment}</span>
+              <span>{m.addAttachment}</span>
+              {attachCount > 0 && <span className="mw-option-count">{attachCount}</span>}
               <RightOutline className="mw-option-arrow" />
             </a>
             <label className="mw-option">

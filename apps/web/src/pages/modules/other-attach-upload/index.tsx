@@ -47,7 +47,7 @@ export default function AttachUploadPage() {
     >
       <div className="mw-hint">
         {m.attachLimits(Math.min(limits.maxFiles, UPLOAD_MAX_FILES), formatFileSize(limits.maxTotalBytes))}
-        {attachments.length > 0 && <span className="mw-attach-total"> · {attachments.length} · {formatFileSize(total)}</span>}
+        {attachments.length > 0 && <div className="mw-attach-total">{m.attachTotal(attachments.length, formatFileSize(total))}</div>}
       </div>
       <input
         ref={picker}
