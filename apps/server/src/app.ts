@@ -9,6 +9,8 @@ import { APP_VERSION } from '@mailwing/shared';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { composeRoutes } from './features/compose/compose.routes.js';
+import { searchRoutes } from './features/search/search.routes.js';
+import { tagRoutes } from './features/tag/tag.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
@@ -51,6 +53,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   messageRoutes(app, services.messages, { imageProxyAllowPrivate: config.imageProxyAllowPrivate });
   composeRoutes(app, services.compose, services.uploads);
   adminRoutes(app, services.db, config.smtp.hostname);
+  tagRoutes(app, services.tags);
+  searchRoutes(app, services.search);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -62,6 +62,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     // Collects blobs whose last reference went away (a purge collects its own at once; this catches crashes in between).
     timers.push(setInterval(() => { services.blobs.collect().catch((err: unknown) => log.error({ err }, 'blob collection failed')); }, 10 * 60_000));
     timers.push(setInterval(() => { services.uploads.sweep().catch((err: unknown) => log.error({ err }, 'upload sweep failed')); }, 60 * 60_000));
+    timers.push(setInterval(() => { services.messages.autoArchiveDue().catch((err: unknown) => log.error({ err }, 'auto-archive failed')); }, 60 * 60_000));
     services.queue.start();
   }
 

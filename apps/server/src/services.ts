@@ -14,6 +14,8 @@ import { ComposeService } from './features/compose/compose.service.js';
 import { UploadService } from './features/compose/upload.service.js';
 import { DeliveryWorker } from './delivery/delivery.worker.js';
 import { QueueRunner } from './delivery/queue-runner.js';
+import { SearchService } from './features/search/search.service.js';
+import { TagService } from './features/tag/tag.service.js';
 import { SmtpOutbound } from './delivery/smtp-outbound.js';
 
 export interface Services {
@@ -32,6 +34,8 @@ export interface Services {
   delivery: DeliveryWorker;
   /** Timed sends and the outbound queue; started by the runtime when WORKERS is on. */
   queue: QueueRunner;
+  tags: TagService;
+  search: SearchService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -56,5 +60,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
     auth: new AuthService(db, config.sessionDays),
     companies: new CompanyService(db),
+    tags: new TagService(db),
+    search: new SearchService(db, mailbox),
   };
 }

@@ -3,3 +3,4 @@ export * from './codes.js';
 export * from './validators.js';
 export * from './format.js';
 export * from './schemas/index.js';
+export * from './search.js';

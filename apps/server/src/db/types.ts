@@ -15,7 +15,7 @@ export interface DepartmentsTable { id: Id; company_id: number; parent_id: numbe
 export interface UsersTable {
   id: Id; company_id: number; domain_id: number; department_id: number | null; email: string; password_hash: string;
   name: Generated<string>; role: Generated<'user' | 'admin'>; job_title: Generated<string>; phone: Generated<string>;
-  quota_bytes: Generated<number>; used_bytes: Generated<number>; language: 'zh' | 'en' | null; status: Generated<'active' | 'disabled'>; created_at: CreatedAt;
+  quota_bytes: Generated<number>; used_bytes: Generated<number>; auto_archive_days: ColumnType<number | null, number | null | undefined, number | null>; language: 'zh' | 'en' | null; status: Generated<'active' | 'disabled'>; created_at: CreatedAt;
 }
 export interface AliasesTable { id: Id; company_id: number; address: string; user_id: number }
 export interface MailGroupsTable { id: Id; company_id: number; address: string; name: string; department_id: number | null }
@@ -28,7 +28,7 @@ export interface MailContentsTable {
   id: Id; blob_hash: string; message_id: string; in_reply_to: string; references_list: string; subject: string;
   from_name: string; from_address: string; to_list: Json<Address[]>; cc_list: Json<Address[]>; reply_to: Json<Address[]>;
   sent_at: Date | null; snippet: string; html: string; text_body: string; attachments: Json<StoredAttachment[]>;
-  remote_images: boolean; urgent: boolean; parse_error: string | null; thread_subject: Generated<string>; created_at: CreatedAt;
+  remote_images: boolean; urgent: boolean; parse_error: string | null; thread_subject: Generated<string>; search: ColumnType<string | null, string | null | undefined, string | null>; created_at: CreatedAt;
 }
 export interface MessagesTable {
   id: Id; user_id: number; folder_mid: number; content_id: number; blob_hash: string; size: number;

@@ -3,3 +3,4 @@ export * from './auth.js';
 export * from './mail.js';
 export * from './compose.js';
 export * from './admin.js';
+export * from './organise.js';

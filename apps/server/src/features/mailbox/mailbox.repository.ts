@@ -18,7 +18,7 @@ export async function listFolders(db: Db, userId: number) {
 }
 
 export async function findFolder(db: Db, userId: number, mid: number) {
-  return db.selectFrom('folders').select(['mid', 'parent_mid', 'name', 'depth', 'total']).where('user_id', '=', userId).where('mid', '=', mid).executeTakeFirst();
+  return db.selectFrom('folders').select(['mid', 'parent_mid', 'name', 'depth', 'unread', 'total']).where('user_id', '=', userId).where('mid', '=', mid).executeTakeFirst();
 }
 
 export async function siblingNameTaken(db: Db, userId: number, parentMid: number | null, name: string): Promise<boolean> {
@@ -32,4 +32,28 @@ export async function insertFolder(db: Db, v: { userId: number; parentMid: numbe
   return db.insertInto('folders')
     .values({ user_id: v.userId, mid: sql<number>`nextval('folder_mid_seq')`, parent_mid: v.parentMid, name: v.name, depth: v.depth })
     .returning(['mid', 'parent_mid', 'name', 'unread', 'total']).executeTakeFirstOrThrow();
+}
+
+export async function renameFolder(db: Db, userId: number, mid: number, name: string): Promise<void> {
+  await db.updateTable('folders').set({ name }).where('user_id', '=', userId).where('mid', '=', mid).execute();
+}
+
+/** A folder and every folder below it (at most three levels). */
+export async function subtree(db: Db, userId: number, mid: number): Promise<number[]> {
+  const rows = await sql<{ mid: number }>`
+    WITH RECURSIVE t AS (
+      SELECT mid FROM folders WHERE user_id = ${userId} AND mid = ${mid}
+      UNION ALL SELECT f.mid FROM folders f JOIN t ON f.parent_mid = t.mid WHERE f.user_id = ${userId})
+    SELECT mid FROM t`.execute(db);
+  return rows.rows.map((r) => r.mid);
+}
+
+export async function moveFolderMail(db: Db, userId: number, mids: number[], to: number): Promise<number> {
+  const r = await db.updateTable('messages').set({ folder_mid: to }).where('user_id', '=', userId).where('folder_mid', 'in', mids).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function deleteFolders(db: Db, userId: number, mids: number[]): Promise<void> {
+  // Children first is not needed: the parent key cascades.
+  await db.deleteFrom('folders').where('user_id', '=', userId).where('mid', 'in', mids).execute();
 }

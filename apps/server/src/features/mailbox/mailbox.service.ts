@@ -1,4 +1,4 @@
-import { FIRST_CUSTOM_FOLDER_ID, FOLDER_MAX_DEPTH, type CreateFolderInput, type Folder, type MboxIndex } from '@mailwing/shared';
+import { FIRST_CUSTOM_FOLDER_ID, FOLDER_MAX_DEPTH, SystemFolder, type CreateFolderInput, type Folder, type MboxIndex } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { invalid, notFound } from '../../errors.js';
 import * as repo from './mailbox.repository.js';
@@ -40,5 +40,31 @@ export class MailboxService {
     if (depth > FOLDER_MAX_DEPTH) throw invalid('parent', `Only ${FOLDER_MAX_DEPTH} levels of folders may be created`);
     if (await repo.siblingNameTaken(this.db, userId, parentMid, input.name)) throw invalid('name', 'A folder with this name already exists here');
     return toFolder(await repo.insertFolder(this.db, { userId, parentMid, name: input.name, depth }));
+  }
+
+  async renameFolder(userId: number, mid: string, name: string): Promise<Folder> {
+    const folder = await this.requireCustom(userId, mid);
+    if (folder.name.toLowerCase() !== name.toLowerCase() && (await repo.siblingNameTaken(this.db, userId, folder.parent_mid, name))) {
+      throw invalid('name', 'A folder with this name already exists here');
+    }
+    await repo.renameFolder(this.db, userId, folder.mid, name);
+    return toFolder({ ...folder, name });
+  }
+
+  /** Deletes a custom folder and its sub-folders; their mail goes to Deleted, never lost. */
+  async deleteFolder(userId: number, mid: string): Promise<{ folders: number; moved: number }> {
+    const folder = await this.requireCustom(userId, mid);
+    return this.db.transaction().execute(async (trx) => {
+      const mids = await repo.subtree(trx, userId, folder.mid);
+      const moved = await repo.moveFolderMail(trx, userId, mids, Number(SystemFolder.Deleted));
+      await repo.deleteFolders(trx, userId, mids);
+      return { folders: mids.length, moved };
+    });
+  }
+
+  private async requireCustom(userId: number, mid: string) {
+    const folder = await this.requireFolder(userId, mid);
+    if (folder.mid < FIRST_CUSTOM_FOLDER_ID) throw invalid('mid', 'System folders cannot be renamed or deleted');
+    return folder;
   }
 }

@@ -1,6 +1,7 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { Address } from '@mailwing/shared';
 import type { StoredAttachment } from '../../db/types.js';
+import { contentTokens } from '../search/content-tokens.js';
 import { sanitizeMailHtml } from './html-sanitizer.js';
 
 /** What the database keeps of a parsed message, shared by every recipient. */
@@ -21,6 +22,8 @@ export interface ParsedContent {
   remoteImages: string[];
   urgent: boolean;
   parseError: string | null;
+  /** Full-text index tokens (features/search). */
+  searchTokens: string[];
 }
 
 const PARSE_TIMEOUT_MS = 30_000;
@@ -67,7 +70,10 @@ function messageIdOf(v: unknown): string {
  * original, so nothing is lost and the reader can see why.
  */
 export async function parseMail(raw: Buffer, fallbackFrom: string): Promise<ParsedContent> {
-  return withoutNul(await parseOrFallback(raw, fallbackFrom));
+  const parsed = withoutNul(await parseOrFallback(raw, fallbackFrom));
+  // Tokenised here, in the parse worker, so big bodies cost the event loop nothing.
+  parsed.searchTokens = contentTokens(parsed);
+  return parsed;
 }
 
 // PostgreSQL text and jsonb cannot hold U+0000; a NUL in a mail must not make storing fail.
@@ -117,6 +123,7 @@ async function parseOrFallback(raw: Buffer, fallbackFrom: string): Promise<Parse
       remoteImages: sanitized.remoteImages,
       urgent: isUrgent(mail),
       parseError: null,
+      searchTokens: [],
     };
   } catch (err) {
     return unreadable(raw, fallbackFrom, err instanceof Error ? err.message : String(err));
@@ -132,7 +139,7 @@ export function unreadable(raw: Buffer, from: string, reason: string): ParsedCon
     messageId: '', inReplyTo: '', references: '', subject: '(message could not be read)', from: { name: '', address: from.toLowerCase() },
     to: [], cc: [], replyTo: [], date: null, snippet: snippetOf(text), html: '', text,
     attachments: [{ index: -1, name: 'original.eml', size: raw.length, contentType: 'message/rfc822', cid: null, inline: false }],
-    remoteImages: [], urgent: false, parseError: reason,
+    remoteImages: [], urgent: false, parseError: reason, searchTokens: [],
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
-import { threadSubject } from '@mailwing/shared';
+import { threadSubject, type QuickFilter } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import type { Database, NewMessage } from '../../db/types.js';
 import type { ParsedContent } from './mail-parse.js';
@@ -13,6 +13,7 @@ export async function insertContents(db: Db, items: { hash: string; content: Par
     from_name: p.from.name, from_address: p.from.address, to_list: JSON.stringify(p.to), cc_list: JSON.stringify(p.cc),
     reply_to: JSON.stringify(p.replyTo), thread_subject: threadSubject(p.subject), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
     attachments: JSON.stringify(p.attachments), remote_images: p.remoteImages.length > 0, urgent: p.urgent, parse_error: p.parseError,
+    search: sql<string>`array_to_tsvector(${p.searchTokens}::text[])`,
   }))).returning('id').execute();
   return rows.map((r) => r.id);
 }
@@ -34,8 +35,29 @@ const summaryColumns = [
  * from the (user, folder, time) index alone, and only those rows are joined to their
  * contents: OFFSET then skips index entries, not joined rows, so page 500 stays cheap.
  */
-export async function listFolder(db: Db, userId: number, folderMid: number, limit: number, offset: number) {
-  const page = db.selectFrom('messages').select('id').where('user_id', '=', userId).where('folder_mid', '=', folderMid)
+export interface ListFilter { filter?: QuickFilter; tagId?: number }
+
+/** The folder's rows, narrowed by a quick filter and/or a tag. */
+function folderRows(db: Db, userId: number, folderMid: number, f: ListFilter) {
+  let q = db.selectFrom('messages').where('user_id', '=', userId).where('folder_mid', '=', folderMid);
+  if (f.filter === 'unread') q = q.where('seen', '=', false);
+  if (f.filter === 'starred') q = q.where('star', '=', true);
+  if (f.filter === 'urgent') q = q.where('urgent', '=', true);
+  if (f.filter === 'attach') q = q.where('has_attach', '=', true);
+  if (f.tagId !== undefined) {
+    const tagId = f.tagId;
+    q = q.where(({ exists, selectFrom }) => exists(selectFrom('message_tags').select(sql`1`.as('x')).whereRef('message_tags.message_id', '=', 'messages.id').where('message_tags.tag_id', '=', tagId)));
+  }
+  return q;
+}
+
+export async function countFolder(db: Db, userId: number, folderMid: number, f: ListFilter): Promise<number> {
+  const row = await folderRows(db, userId, folderMid, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listFolder(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter = {}) {
+  const page = folderRows(db, userId, folderMid, f).select('id')
     .orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
   return db.selectFrom('messages as m').innerJoin(page.as('p'), 'p.id', 'm.id').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
     .select(summaryColumns)
@@ -115,4 +137,29 @@ export async function deleteOrphanContents(db: Db, contentIds: number[]): Promis
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('messages').select(sql`1`.as('x')).whereRef('messages.content_id', '=', 'mail_contents.id'))))
     .returning('blob_hash').execute();
   return rows.map((r) => r.blob_hash);
+}
+
+export async function setNote(db: Db, userId: number, id: number, note: string): Promise<number> {
+  const r = await db.updateTable('messages').set({ note }).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Moves a batch of users' Inbox mail older than each one's auto-archive age into MailHistory. */
+export async function autoArchive(db: Db, limit: number): Promise<number> {
+  const r = await sql`
+    UPDATE messages m SET folder_mid = 6 FROM (
+      SELECT m2.id FROM users u JOIN messages m2 ON m2.user_id = u.id AND m2.folder_mid = 0
+      WHERE u.auto_archive_days IS NOT NULL AND m2.received_at < now() - make_interval(days => u.auto_archive_days)
+      ORDER BY m2.id LIMIT ${limit} FOR UPDATE OF m2 SKIP LOCKED) old
+    WHERE m.id = old.id`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+export async function setAutoArchive(db: Db, userId: number, days: number | null): Promise<void> {
+  await db.updateTable('users').set({ auto_archive_days: days }).where('id', '=', userId).execute();
+}
+
+export async function getAutoArchive(db: Db, userId: number): Promise<number | null> {
+  const row = await db.selectFrom('users').select('auto_archive_days').where('id', '=', userId).executeTakeFirst();
+  return row?.auto_archive_days ?? null;
 }

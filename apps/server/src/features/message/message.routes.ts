@@ -1,7 +1,7 @@
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply } from 'fastify';
 import {
-  AttachQuery, Changed, envelope, FolderInput, IdsInput, ImageProxyQuery, InlineQuery, Mail, MailList, MailListQuery, MarkReadInput, MoveInput, ReadQuery, StarInput,
+  AttachQuery, AutoArchive, AutoArchiveInput, Changed, Empty, envelope, FilteredListQuery, FolderInput, NoteInput, IdsInput, ImageProxyQuery, InlineQuery, Mail, MailList, MarkReadInput, MoveInput, ReadQuery, StarInput,
 } from '@mailwing/shared';
 import { notFound } from '../../errors.js';
 import { ok } from '../../http/envelope.js';
@@ -30,7 +30,7 @@ async function sendPart(reply: FastifyReply, raw: Buffer, meta: { index: number;
 export function messageRoutes(app: App, messages: MessageService, opts: { imageProxyAllowPrivate: boolean }): void {
   const tags = ['mail'];
 
-  app.get('/h5/mail/list', { schema: { tags, querystring: MailListQuery, response: { 200: envelope(MailList) } } }, async (req) =>
+  app.get('/h5/mail/list', { schema: { tags, querystring: FilteredListQuery, response: { 200: envelope(MailList) } } }, async (req) =>
     ok(await messages.list(caller(req).userId, req.query)));
 
   app.get('/h5/read/index', { schema: { tags, querystring: ReadQuery, response: { 200: envelope(Mail) } } }, async (req) => {
@@ -50,6 +50,18 @@ export function messageRoutes(app: App, messages: MessageService, opts: { imageP
     ok({ changed: await messages.remove(caller(req).userId, req.body.ids) }));
   app.post('/h5/mailop/junk', { schema: { tags, body: IdsInput, ...changed } }, async (req) =>
     ok({ changed: await messages.junk(caller(req).userId, req.body.ids) }));
+  app.post('/h5/mailop/archive', { schema: { tags, body: IdsInput, ...changed } }, async (req) =>
+    ok({ changed: await messages.archive(caller(req).userId, req.body.ids) }));
+  app.post('/h5/mailop/note', { schema: { tags, body: NoteInput, response: { 200: envelope(Empty) } } }, async (req) => {
+    await messages.setNote(caller(req).userId, req.body.mid, req.body.note);
+    return ok({});
+  });
+  app.get('/h5/setting/auto-archive', { schema: { tags, response: { 200: envelope(AutoArchive) } } }, async (req) =>
+    ok({ days: await messages.autoArchiveDays(caller(req).userId) }));
+  app.post('/h5/setting/auto-archive', { schema: { tags, body: AutoArchiveInput, response: { 200: envelope(AutoArchive) } } }, async (req) => {
+    await messages.setAutoArchiveDays(caller(req).userId, req.body.days);
+    return ok({ days: req.body.days });
+  });
   app.post('/h5/mailop/purge', { schema: { tags, body: IdsInput, ...changed } }, async (req) =>
     ok({ changed: await messages.purge(caller(req).userId, req.body.ids) }));
 

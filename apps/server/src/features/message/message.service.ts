@@ -1,4 +1,4 @@
-import { SystemFolder, type Address, type Delivery, type Mail, type MailList, type MailListQuery, type MailStatus, type MailSummary } from '@mailwing/shared';
+import { SystemFolder, type Address, type Delivery, type Mail, type MailList, type MailListQuery, type MailStatus, type MailSummary, type QuickFilter } from '@mailwing/shared';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
 import type { StoredAttachment } from '../../db/types.js';
@@ -41,13 +41,45 @@ function toSummary(r: Omit<repo.SummaryRow, 'tags'>, tags: string[]): MailSummar
   };
 }
 
+export { toSummary };
+
 export class MessageService {
   constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly mailbox: MailboxService) {}
 
-  async list(userId: number, q: MailListQuery): Promise<MailList> {
+  async list(userId: number, q: MailListQuery & { filter?: QuickFilter; tag?: string }): Promise<MailList> {
     const folder = await this.mailbox.requireFolder(userId, q.mid);
-    const rows = await repo.listFolder(this.db, userId, folder.mid, q.size, (q.page - 1) * q.size);
-    return { list: rows.map((r) => toSummary(r, r.tags)), total: folder.total, page: q.page, size: q.size };
+    const f: repo.ListFilter = { filter: q.filter, tagId: q.tag === undefined ? undefined : Number(q.tag) };
+    const filtered = f.filter !== undefined || f.tagId !== undefined;
+    const [rows, total] = await Promise.all([
+      repo.listFolder(this.db, userId, folder.mid, q.size, (q.page - 1) * q.size, f),
+      // The folder's counters answer the plain and the unread list; other filters count.
+      !filtered ? folder.total : f.filter === 'unread' && f.tagId === undefined ? folder.unread : repo.countFolder(this.db, userId, folder.mid, f),
+    ]);
+    return { list: rows.map((r) => toSummary(r, r.tags)), total, page: q.page, size: q.size };
+  }
+
+  async setNote(userId: number, id: string, note: string): Promise<void> {
+    if ((await repo.setNote(this.db, userId, Number(id), note.trim())) === 0) throw notFound();
+  }
+
+  async archive(userId: number, ids: string[]): Promise<number> {
+    return this.move(userId, ids, SystemFolder.MailHistory);
+  }
+
+  async autoArchiveDays(userId: number): Promise<number> {
+    return (await repo.getAutoArchive(this.db, userId)) ?? 0;
+  }
+
+  /** 0 turns auto-archive off. */
+  async setAutoArchiveDays(userId: number, days: number): Promise<void> {
+    await repo.setAutoArchive(this.db, userId, days > 0 ? days : null);
+  }
+
+  /** The worker's pass: archives due Inbox mail in batches; returns how many moved. */
+  async autoArchiveDue(): Promise<number> {
+    let total = 0;
+    for (let n = await repo.autoArchive(this.db, 1000); n > 0; n = await repo.autoArchive(this.db, 1000)) total += n;
+    return total;
   }
 
   private async requireMail(userId: number, id: string) {
