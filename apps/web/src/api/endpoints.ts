@@ -44,7 +44,7 @@ export const api = {
   uploadFile: (file: File, onProgress: (percent: number) => void, signal: AbortSignal) =>
     upload<UploadResult>('/write/upload', file, { onProgress, signal, quiet: true }),
   /** Autosave runs in the background: no spinner, and its failure is shown by the page, not a toast. */
-  saveDraft: (data: ComposeForm, loading = false) => request<SavedDraft>('/write/draft', { method: 'POST', data: { ...data }, loading, quiet: !loading }),
+  saveDraft: (data: ComposeForm) => request<SavedDraft>('/write/draft', { method: 'POST', data: { ...data }, loading: false, quiet: true }),
   send: (data: ComposeForm) => post<SendResult>('/write/send', { ...data }),
   recall: (mid: string) => post<RecallResult>('/write/recall', { mid }),
   cancelTimed: (mid: string) => post<SavedDraft>('/write/cancel-timed', { mid }),

@@ -256,12 +256,12 @@ export const compose = {
    * each with the draft id the previous one returned (the id changes on every
    * save). Resolves to whether it saved.
    */
-  saveDraft(options: { loading?: boolean } = {}): Promise<boolean> {
+  saveDraft(): Promise<boolean> {
     const run = async (): Promise<boolean> => {
       if (!compose.unsaved()) return false;
       const gen = generation;
       const s = get();
-      const { id } = await api.saveDraft(composeForm(s), options.loading ?? false);
+      const { id } = await api.saveDraft(composeForm(s));
       if (gen !== generation) return false;
       composeStore.set({ draftId: id, savedRevision: s.revision, savedAt: Date.now() });
       return true;
