@@ -9,6 +9,7 @@ import { APP_VERSION } from '@mailwing/shared';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { composeRoutes } from './features/compose/compose.routes.js';
+import { eventsRoutes } from './features/events/events.routes.js';
 import { searchRoutes } from './features/search/search.routes.js';
 import { tagRoutes } from './features/tag/tag.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
@@ -55,6 +56,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   adminRoutes(app, services.db, config.smtp.hostname);
   tagRoutes(app, services.tags);
   searchRoutes(app, services.search);
+  eventsRoutes(app, services.events, services.mailbox);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

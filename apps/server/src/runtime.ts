@@ -30,7 +30,7 @@ export async function openServices(config: Config, opts: { memoryDb?: boolean; l
   await migrate(db.db);
   const store = new FileBlobStore(path.join(config.dataDir, 'blobs'));
   await store.init();
-  const services = createServices(config, db.db, store, opts.log);
+  const services = createServices(config, db.db, store, opts.log, db.listen);
   // Parser threads and the database both keep a process alive until closed.
   const close = async () => {
     await services.parser.close();
@@ -49,6 +49,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     level: config.logLevel,
     serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), id: req.id }) },
   };
+  await services.events.start();
   const app = await buildApp(services, { logger });
   await app.listen({ port: config.port, host: config.host });
   const httpAddr = app.server.address();
@@ -73,6 +74,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.queue.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await services.events.stop();
       await app.close();
       await close();
     },

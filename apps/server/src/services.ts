@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { BlobStore } from './blob/blob-store.js';
 import { BlobService } from './blob/blob.service.js';
 import type { Config } from './config.js';
-import type { Db } from './db/connect.js';
+import type { Db, DbHandle } from './db/connect.js';
 import { CompanyService } from './features/admin/company.service.js';
 import { AuthService } from './features/auth/auth.service.js';
 import { MailboxService } from './features/mailbox/mailbox.service.js';
@@ -15,6 +15,7 @@ import { UploadService } from './features/compose/upload.service.js';
 import { DeliveryWorker } from './delivery/delivery.worker.js';
 import { QueueRunner } from './delivery/queue-runner.js';
 import { SearchService } from './features/search/search.service.js';
+import { EventBus } from './features/events/event-bus.js';
 import { TagService } from './features/tag/tag.service.js';
 import { SmtpOutbound } from './delivery/smtp-outbound.js';
 
@@ -36,10 +37,11 @@ export interface Services {
   queue: QueueRunner;
   tags: TagService;
   search: SearchService;
+  events: EventBus;
 }
 
 /** Wires the feature services together; no I/O happens here. */
-export function createServices(config: Config, db: Db, store: BlobStore, log?: Logger): Services {
+export function createServices(config: Config, db: Db, store: BlobStore, log?: Logger, listen?: DbHandle['listen']): Services {
   const blobs = new BlobService(db, store);
   const mailbox = new MailboxService(db);
   const parser = new ParsePool(config.parseWorkers, 30_000, log);
@@ -62,5 +64,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     companies: new CompanyService(db),
     tags: new TagService(db),
     search: new SearchService(db, mailbox),
+    // Without a LISTEN source (some CLI uses) the bus simply never fires.
+    events: new EventBus(listen ?? (async () => async () => undefined), log),
   };
 }

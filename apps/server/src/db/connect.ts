@@ -14,6 +14,11 @@ export type Db = Kysely<Database>;
 export interface DbHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * LISTENs on a channel; `onLost` runs when notifications may have been missed
+   * (the PostgreSQL connection dropped and was re-established). Returns an unlisten.
+   */
+  listen(channel: string, fn: (payload: string) => void, onLost?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -25,9 +30,10 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 /** PostgreSQL when a URL is given, else embedded PGlite in `dataDir/db` ('memory' for a throwaway one). */
 export async function connect(opts: { databaseUrl?: string; dataDir: string; memory?: boolean }): Promise<DbHandle> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const url = opts.databaseUrl;
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, kind: 'postgres', listen: (channel, fn, onLost) => pgListen(url, channel, fn, onLost), close: () => db.destroy() };
   }
   let dir: string | undefined;
   if (!opts.memory) {
@@ -37,7 +43,38 @@ export async function connect(opts: { databaseUrl?: string; dataDir: string; mem
   const lite = new PGlite(dir, { parsers: { [types.INT8]: (v: string) => Number(v) } });
   await lite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect(lite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  // One process owns an embedded database, so its own notifications are all there are.
+  return { db, kind: 'pglite', listen: async (channel, fn) => lite.listen(channel, fn), close: () => db.destroy() };
+}
+
+/** A dedicated connection that LISTENs (a pooled one would lose it), re-established after a drop. */
+async function pgListen(url: string, channel: string, fn: (payload: string) => void, onLost?: () => void): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const reconnect = (): void => {
+    if (stopped) return;
+    retry = setTimeout(() => { open().then(() => onLost?.(), reconnect); }, 1_000);
+  };
+  const open = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (n) => { if (n.channel === channel && n.payload !== undefined) fn(n.payload); });
+    c.on('error', () => {
+      // A dead LISTEN connection: reconnect, and say that events may have been missed.
+      void c.end().catch(() => undefined);
+      if (client === c) client = null;
+      reconnect();
+    });
+    await c.connect();
+    await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = c;
+  };
+  await open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+  };
 }
 
 export async function migrate(db: Db): Promise<void> {

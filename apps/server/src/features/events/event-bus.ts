@@ -1,0 +1,61 @@
+import type { Logger } from 'pino';
+
+/** One change to a mailbox, as the messages triggers announce it (migration 003). */
+export interface MailEvent {
+  userId: number;
+  kind: 'new' | 'changed' | 'removed' | 'resync';
+  ids: number[];
+  folders: number[];
+}
+
+export const EVENTS_CHANNEL = 'mailwing_events';
+
+type Listen = (channel: string, fn: (payload: string) => void, onLost?: () => void) => Promise<() => Promise<void>>;
+
+/**
+ * Fans database notifications out to the live streams of this node. Every node
+ * LISTENs, so mail stored by any node (SMTP on A) reaches streams open on any
+ * other (B). Nothing here is shared state: a node only holds its own subscribers.
+ */
+export class EventBus {
+  private readonly subs = new Map<number, Set<(e: MailEvent) => void>>();
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(private readonly listen: Listen, private readonly log?: Logger) {}
+
+  async start(): Promise<void> {
+    this.unlisten = await this.listen(EVENTS_CHANNEL, (payload) => this.dispatch(payload), () => this.resyncAll());
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.();
+    this.unlisten = undefined;
+  }
+
+  subscribe(userId: number, fn: (e: MailEvent) => void): () => void {
+    const set = this.subs.get(userId) ?? new Set();
+    set.add(fn);
+    this.subs.set(userId, set);
+    return () => {
+      set.delete(fn);
+      if (set.size === 0) this.subs.delete(userId);
+    };
+  }
+
+  private dispatch(payload: string): void {
+    try {
+      const p = JSON.parse(payload) as { u: number; k: MailEvent['kind']; ids?: number[] | null; f?: number[] | null };
+      const set = this.subs.get(p.u);
+      if (!set) return;
+      const event: MailEvent = { userId: p.u, kind: p.k, ids: p.ids ?? [], folders: p.f ?? [] };
+      for (const fn of set) fn(event);
+    } catch (err) {
+      this.log?.warn({ err }, 'unreadable mail event');
+    }
+  }
+
+  /** Notifications may have been lost: every stream is told to refetch. */
+  private resyncAll(): void {
+    for (const [userId, set] of this.subs) for (const fn of set) fn({ userId, kind: 'resync', ids: [], folders: [] });
+  }
+}
