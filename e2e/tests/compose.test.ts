@@ -128,7 +128,11 @@ describe('compose and send', () => {
     await expect.poll(() => bob.locator('#mw-subject').inputValue()).toBe(`Re: ${subject}`);
     await bob.locator('.mw-addr[data-field=to] .mw-chip[data-address="alice@demo.test"]').waitFor();
     expect(await bob.locator('.mw-editor-content blockquote').textContent()).toContain('the plan is in the file');
+    // Spec §5: a reply of nothing but the quote is refused.
+    await bob.locator('.mw-send').click();
+    await bob.getByRole('alert').filter({ hasText: 'Reply must not be empty' }).waitFor();
     await typeBody(bob, 'Looks good to me.');
+    await bob.getByRole('alert').filter({ hasText: 'Reply must not be empty' }).waitFor({ state: 'detached' });
     await bob.locator('.mw-send').click();
     await bob.waitForURL(/#\/pages\/modules\/reply-success\/index$/);
     await bob.getByText('Reply successful').first().waitFor();

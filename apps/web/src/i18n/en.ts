@@ -150,6 +150,7 @@ export const en = {
   noRecipient: 'Add at least one recipient',
   badAddress: 'Recipient addresses must be valid',
   subjectEmpty: 'Mail subject must not be empty',
+  replyEmpty: 'Reply must not be empty',
   sendAtPast: 'Timed send must not be earlier than now',
   attachMentioned: 'Your message mentions an attachment, but none is added. Send it anyway?',
   stillUploading: 'Attachments are still uploading. Send the mail when they have finished?',

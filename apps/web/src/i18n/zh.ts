@@ -140,6 +140,7 @@ export const zh: Messages = {
   noRecipient: '请至少添加一个收件人',
   badAddress: '收件人地址格式不正确',
   subjectEmpty: '邮件主题不能为空',
+  replyEmpty: '回复内容不能为空',
   sendAtPast: '定时发送时间不能早于当前时间',
   attachMentioned: '正文提到了附件，但尚未添加附件。仍要发送吗？',
   stillUploading: '附件仍在上传中，是否在上传完成后发送？',

@@ -108,7 +108,7 @@ describe('attachment mention (spec §5)', () => {
 
   it('reads only the writer’s own words, not the quoted mail', () => {
     const html = '<p>Thanks, looks good.</p><p>On Monday Bob wrote:</p><blockquote><p>Please see the attachment.</p></blockquote>';
-    expect(ownText(html)).toContain('Thanks, looks good.');
+    expect(ownText(html)).toBe('Thanks, looks good.');
     expect(mentionsAttachment(ownText(html))).toBe(false);
     expect(mentionsAttachment(ownText('<p>Report <b>attached</b></p><blockquote>x</blockquote>'))).toBe(true);
   });
@@ -123,18 +123,30 @@ describe('attachment mention (spec §5)', () => {
 describe('send checks (spec §5)', () => {
   const ok = { name: '', address: 'a@x.com', valid: true };
   const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+  const mail = { html: '<p>Hi</p>', replyTo: null };
   it('needs a recipient and a subject', () => {
-    expect(sendProblems({ to: [], cc: [], bcc: [], subject: '  ', sendAt: null }, now)).toEqual({ to: 'noRecipient', subject: 'emptySubject' });
-    expect(sendProblems({ to: [], cc: [], bcc: [ok], subject: 'Hi', sendAt: null }, now)).toEqual({});
+    expect(sendProblems({ ...mail, to: [], cc: [], bcc: [], subject: '  ', sendAt: null }, now)).toEqual({ to: 'noRecipient', subject: 'emptySubject' });
+    expect(sendProblems({ ...mail, to: [], cc: [], bcc: [ok], subject: 'Hi', sendAt: null }, now)).toEqual({});
   });
 
   it('names each field with an invalid address', () => {
     const bad = { name: '', address: 'nope', valid: false };
-    expect(sendProblems({ to: [ok], cc: [bad], bcc: [], subject: 'Hi', sendAt: null }, now)).toEqual({ cc: 'badAddress' });
+    expect(sendProblems({ ...mail, to: [ok], cc: [bad], bcc: [], subject: 'Hi', sendAt: null }, now)).toEqual({ cc: 'badAddress' });
   });
 
   it('refuses a timed send earlier than now', () => {
-    expect(sendProblems({ to: [ok], cc: [], bcc: [], subject: 'Hi', sendAt: now / 1000 - 1 }, now)).toEqual({ sendAt: 'sendAtPast' });
-    expect(sendProblems({ to: [ok], cc: [], bcc: [], subject: 'Hi', sendAt: now / 1000 + 60 }, now)).toEqual({});
+    expect(sendProblems({ ...mail, to: [ok], cc: [], bcc: [], subject: 'Hi', sendAt: now / 1000 - 1 }, now)).toEqual({ sendAt: 'sendAtPast' });
+    expect(sendProblems({ ...mail, to: [ok], cc: [], bcc: [], subject: 'Hi', sendAt: now / 1000 + 60 }, now)).toEqual({});
+  });
+
+  it('refuses a reply with nothing but the quote (spec §5: reply must not be empty)', () => {
+    const reply = { to: [ok], cc: [], bcc: [], subject: 'Re: x', sendAt: null, replyTo: '5' };
+    const quote = '<p></p><p>On Monday Bob wrote:</p><blockquote><p>Question?</p></blockquote>';
+    expect(sendProblems({ ...reply, html: `<p></p><p></p>${quote}` }, now)).toEqual({ body: 'emptyReply' });
+    expect(sendProblems({ ...reply, html: `<p> </p><blockquote><p>Question?</p></blockquote>` }, now)).toEqual({ body: 'emptyReply' });
+    expect(sendProblems({ ...reply, html: `<p>Yes.</p>${quote}` }, now)).toEqual({});
+    expect(sendProblems({ ...reply, html: `<p><img src="x"></p><blockquote><p>Q</p></blockquote>` }, now)).toEqual({});
+    // A new mail may have an empty body.
+    expect(sendProblems({ ...reply, replyTo: null, html: '' }, now)).toEqual({});
   });
 });

@@ -133,33 +133,48 @@ const FORWARD_MARK = /^-{6,}/;
 /**
  * The words the writer typed in an HTML body: quoted mail is left out (a
  * reply's blockquote, and a forward's original from its "----------" header
- * on), so replying to "see the attachment" does not warn by itself.
+ * on), so replying to "see the attachment" does not warn by itself and a
+ * reply of nothing but the quote counts as empty.
  */
 export function ownText(html: string): string {
   const doc = new DOMParser().parseFromString(html, 'text/html');
-  for (const quoted of doc.querySelectorAll('blockquote')) quoted.remove();
+  for (const quoted of doc.querySelectorAll('blockquote')) {
+    // …with its "On <date>, <who> wrote:" line just above.
+    const intro = quoted.previousElementSibling;
+    if (intro && /[:：]\s*$/.test(intro.textContent ?? '')) intro.remove();
+    quoted.remove();
+  }
   const blocks = [...doc.body.children];
   const mark = blocks.findIndex((b) => FORWARD_MARK.test(b.textContent?.trim() ?? ''));
   if (mark >= 0) for (const b of blocks.slice(mark)) b.remove();
   return doc.body.textContent ?? '';
 }
 
-export type SendProblem = 'noRecipient' | 'badAddress' | 'emptySubject' | 'sendAtPast';
+export type SendProblem = 'noRecipient' | 'badAddress' | 'emptySubject' | 'sendAtPast' | 'emptyReply';
+export type SendField = 'to' | 'cc' | 'bcc' | 'subject' | 'sendAt' | 'body';
 
-/** Spec §5 before sending: a recipient, every address valid, a subject, a send time not in the past. */
+/**
+ * Spec §5 before sending: a recipient, every address valid, a subject, a send
+ * time not in the past, and a reply that says something besides the quote.
+ */
 export function sendProblems(input: {
   to: readonly Recipient[];
   cc: readonly Recipient[];
   bcc: readonly Recipient[];
   subject: string;
   sendAt: number | null;
-}, nowMs: number): Partial<Record<'to' | 'cc' | 'bcc' | 'subject' | 'sendAt', SendProblem>> {
-  const out: Partial<Record<'to' | 'cc' | 'bcc' | 'subject' | 'sendAt', SendProblem>> = {};
+  html: string;
+  replyTo: string | null;
+}, nowMs: number): Partial<Record<SendField, SendProblem>> {
+  const out: Partial<Record<SendField, SendProblem>> = {};
   if (input.to.length + input.cc.length + input.bcc.length === 0) out.to = 'noRecipient';
   for (const field of ['to', 'cc', 'bcc'] as const) {
     if (input[field].some((r) => !r.valid)) out[field] = 'badAddress';
   }
   if (input.subject.trim() === '') out.subject = 'emptySubject';
   if (input.sendAt !== null && input.sendAt * 1000 < nowMs) out.sendAt = 'sendAtPast';
+  if (input.replyTo !== null && ownText(input.html).trim() === '' && !/<img\b/i.test(input.html.replace(/<blockquote[\s\S]*<\/blockquote>/gi, ''))) {
+    out.body = 'emptyReply';
+  }
   return out;
 }

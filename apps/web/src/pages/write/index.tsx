@@ -7,7 +7,7 @@ import { api, refreshMbox, uploadedFileUrl } from '../../api/endpoints';
 import { ApiError } from '../../api/request';
 import { useT, type Messages } from '../../i18n';
 import { compose, useCompose, type ComposeSource } from '../../state/compose';
-import { checkFiles, mentionsAttachment, ownText, sendProblems, type SendProblem } from '../../state/compose-rules';
+import { checkFiles, mentionsAttachment, ownText, sendProblems, type SendField, type SendProblem } from '../../state/compose-rules';
 import { formatDateTime } from '../../ui/date-time';
 import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
@@ -32,11 +32,10 @@ function sourceOf(params: URLSearchParams): ComposeSource {
   return null;
 }
 
-type Field = 'to' | 'cc' | 'bcc' | 'subject' | 'sendAt';
-type Errors = Partial<Record<Field, string>>;
+type Errors = Partial<Record<SendField, string>>;
 
 function problemMessage(m: Messages, problem: SendProblem): string {
-  return { noRecipient: m.noRecipient, badAddress: m.badAddress, emptySubject: m.subjectEmpty, sendAtPast: m.sendAtPast }[problem];
+  return { noRecipient: m.noRecipient, badAddress: m.badAddress, emptySubject: m.subjectEmpty, sendAtPast: m.sendAtPast, emptyReply: m.replyEmpty }[problem];
 }
 
 /** The next whole minute: the earliest a timed send can be picked for. */
@@ -91,9 +90,7 @@ export default function WritePage() {
   const copiesShown = showCopies || state.cc.length > 0 || state.bcc.length > 0;
   const busy = state.phase === 'sending';
 
-  const clearError = (field: Field) => {
-    if (errors[field]) setErrors({ ...errors, [field]: undefined });
-  };
+  const clearError = (field: SendField) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
 
   const onImage = async (file: File): Promise<string | null> => {
     const { refused } = checkFiles([file], [], state.limits);
@@ -119,7 +116,7 @@ export default function WritePage() {
     const found = sendProblems(state, Date.now());
     if (Object.keys(found).length > 0) {
       const shown: Errors = {};
-      for (const [field, problem] of Object.entries(found)) shown[field as Field] = problemMessage(m, problem);
+      for (const [field, problem] of Object.entries(found)) shown[field as SendField] = problemMessage(m, problem);
       setErrors(shown);
       Toast.show({ content: Object.values(shown)[0] });
       return;
@@ -160,7 +157,7 @@ export default function WritePage() {
   const pickTime = (date: Date) => {
     // Spec §5: a timed send is never earlier than now (the picker's minimum can go stale while it is open).
     if (date.getTime() < Date.now()) {
-      setErrors({ ...errors, sendAt: m.sendAtPast });
+      setErrors((e) => ({ ...e, sendAt: m.sendAtPast }));
       Toast.show({ content: m.sendAtPast });
       return;
     }
@@ -304,13 +301,17 @@ export default function WritePage() {
 
           <AttachmentItems items={state.attachments} />
 
+          {errors.body && <div className="mw-field-error mw-body-error" role="alert">{errors.body}</div>}
           <Suspense fallback={<div className="mw-center"><SpinLoading color="primary" /></div>}>
             <RichEditor
               // A new mail (or the loaded draft, reply or forward) starts a fresh editor.
               key={`${state.entryKey}-${state.source?.mid ?? ''}`}
               initialHtml={state.html}
               placeholder={m.bodyPlaceholder}
-              onChange={(html, text) => compose.edit({ html, text })}
+              onChange={(html, text) => {
+                clearError('body');
+                compose.edit({ html, text });
+              }}
               onImage={onImage}
             />
           </Suspense>

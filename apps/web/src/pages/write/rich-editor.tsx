@@ -131,6 +131,9 @@ function Toolbar({ editor, onImage }: { editor: Editor; onImage: RichEditorProps
 
 /** The mail body: TipTap with a phone-sized toolbar. Loaded on demand (it is most of the compose page's weight). */
 export default function RichEditor({ initialHtml, placeholder, onChange, onImage }: RichEditorProps) {
+  // The editor keeps the callbacks it was created with; this one always calls the latest.
+  const changed = useRef(onChange);
+  changed.current = onChange;
   const editor = useEditor({
     extensions: [
       // Headings, code and rules stay on so a quoted original keeps its shape;
@@ -143,7 +146,7 @@ export default function RichEditor({ initialHtml, placeholder, onChange, onImage
     editorProps: {
       attributes: { class: 'mw-editor-content', 'aria-label': placeholder, 'aria-multiline': 'true', role: 'textbox' },
     },
-    onUpdate: ({ editor: e }) => onChange(e.getHTML(), e.getText()),
+    onUpdate: ({ editor: e }) => changed.current(e.getHTML(), e.getText()),
   });
   const empty = useEditorState({ editor, selector: ({ editor: e }) => e?.isEmpty ?? true });
   if (!editor) return null;
