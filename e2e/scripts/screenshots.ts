@@ -93,6 +93,19 @@ await page.locator('input[data-role=attachments]').setInputFiles([
 ]);
 await page.locator('[data-attach-row=done]').first().waitFor();
 await shot('attach-upload');
+// A slow uplink, to see the progress bars.
+const net = await context.newCDPSession(page);
+await net.send('Network.enable');
+await net.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 500_000, uploadThroughput: 100_000 });
+await page.locator('input[data-role=attachments]').setInputFiles([
+  { name: 'site-video.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(1_500_000, 5) },
+  { name: 'slides.pptx', mimeType: 'application/octet-stream', buffer: Buffer.alloc(900_000, 6) },
+]);
+await page.waitForTimeout(2500);
+await shot('attach-progress');
+await page.getByRole('button', { name: en ? 'Cancel site-video.mp4' : '取消 site-video.mp4' }).click();
+await net.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+await page.locator('[data-attach-row=uploading]').waitFor({ state: 'detached', timeout: 60_000 });
 await page.locator('.mw-nav-action').click();
 await page.locator('.mw-editor-content').click();
 await page.keyboard.type(en ? 'Hi all, ' : '大家好，');

@@ -193,9 +193,8 @@ describe('compose and send', () => {
     await addRecipient(alice, 'to', 'bob@demo.test');
     await alice.locator('#mw-subject').fill(timed);
     await typeBody(alice, 'This one waits a minute.');
-    // The picker offers the next whole minute first; make sure that is at least 30 s away.
-    const seconds = new Date().getSeconds();
-    if (seconds > 30) await alice.waitForTimeout((61 - seconds) * 1000);
+    // The picker first offers the first whole minute at least 30 s away: 30–90 s from now.
+    const opened = Date.now();
     await alice.locator('[data-option=timed] .mw-option-main').click();
     await alice.locator('.adm-picker-header-button', { hasText: 'OK' }).click();
     await alice.locator('[data-option=timed].is-on').waitFor();
@@ -204,6 +203,8 @@ describe('compose and send', () => {
     await alice.getByText(/Scheduled for \d{4}-\d{2}-\d{2} \d{2}:\d{2}/).waitFor();
     const at = Number(new URL(alice.url().replace('#', '')).searchParams.get('at'));
     expect(at * 1000).toBeGreaterThan(Date.now());
+    expect(at * 1000 - opened).toBeGreaterThanOrEqual(30_000);
+    expect(at * 1000 - opened).toBeLessThanOrEqual(90_000);
 
     // Waiting in Sent, labelled as scheduled, with its time on the read page.
     const waiting = await find(aliceToken, '1', timed);

@@ -12,11 +12,11 @@ export function problemText(m: Messages, problem: AttachProblem): string {
 }
 
 /** The mail's attachments: each with its icon, size or upload progress, and cancel / remove. */
-export function AttachmentItems({ items }: { items: ComposeAttachment[] }) {
+export function AttachmentItems({ items, compact = false }: { items: ComposeAttachment[]; compact?: boolean }) {
   const m = useT();
   if (items.length === 0) return null;
   return (
-    <List className="mw-compose-attachments">
+    <List className={compact ? 'mw-compose-attachments is-compact' : 'mw-compose-attachments'}>
       {items.map((a) => (
         <List.Item
           key={a.key}

@@ -38,11 +38,13 @@ function problemMessage(m: Messages, problem: SendProblem): string {
   return { noRecipient: m.noRecipient, badAddress: m.badAddress, emptySubject: m.subjectEmpty, sendAtPast: m.sendAtPast, emptyReply: m.replyEmpty }[problem];
 }
 
-/** The next whole minute: the earliest a timed send can be picked for. */
-function nextMinute(): Date {
-  const d = new Date(Date.now() + 60_000);
-  d.setSeconds(0, 0);
-  return d;
+/**
+ * The earliest a timed send can be picked for: the first whole minute at
+ * least 30 s away, so the time first offered is not already past when the
+ * user gets to press Send.
+ */
+function firstPickableMinute(): Date {
+  return new Date(Math.ceil((Date.now() + 30_000) / 60_000) * 60_000);
 }
 
 /** Compose (?draft=, ?reply=, ?replyAll=, ?forward= a mail id): write, save as draft, send. */
@@ -55,6 +57,9 @@ export default function WritePage() {
   const [errors, setErrors] = useState<Errors>({});
   const [showCopies, setShowCopies] = useState(false);
   const [picking, setPicking] = useState(false);
+  // Taken when the picker opens, so its earliest time is not stale by then.
+  const [pickFrom, setPickFrom] = useState(firstPickableMinute);
+  const [picked, setPicked] = useState<Date>(pickFrom);
   // Set when this page opens the attachment page: the mail stays open, so no "saved" note.
   const staying = useRef(false);
   const entryKey = location.key;
@@ -171,8 +176,13 @@ export default function WritePage() {
     </Button>
   );
 
-  const minDate = nextMinute();
-  const maxDate = new Date(minDate.getFullYear() + DATE_PICKER_YEARS, minDate.getMonth(), minDate.getDate());
+  const openPicker = () => {
+    const from = firstPickableMinute();
+    setPickFrom(from);
+    setPicked(state.sendAt && state.sendAt * 1000 >= from.getTime() ? new Date(state.sendAt * 1000) : from);
+    setPicking(true);
+  };
+  const maxDate = new Date(pickFrom.getFullYear() + DATE_PICKER_YEARS, pickFrom.getMonth(), pickFrom.getDate());
   const attachCount = state.attachments.length;
 
   return (
@@ -266,7 +276,7 @@ export default function WritePage() {
               />
             </label>
             <span className={`mw-option${state.sendAt ? ' is-on' : ''}${errors.sendAt ? ' has-error' : ''}`} data-option="timed">
-              <a role="button" className="mw-option-main" onClick={() => setPicking(true)}>
+              <a role="button" className="mw-option-main" onClick={openPicker}>
                 <ClockCircleOutline />
                 <span>{state.sendAt ? formatDateTime(state.sendAt) : m.timedSend}</span>
               </a>
@@ -291,15 +301,16 @@ export default function WritePage() {
             onClose={() => setPicking(false)}
             precision="minute"
             title={m.timedSend}
-            min={minDate}
+            min={pickFrom}
             max={maxDate}
-            defaultValue={state.sendAt ? new Date(state.sendAt * 1000) : minDate}
+            value={picked}
+            onSelect={setPicked}
             confirmText={m.ok}
             cancelText={m.cancel}
             onConfirm={pickTime}
           />
 
-          <AttachmentItems items={state.attachments} />
+          <AttachmentItems items={state.attachments} compact />
 
           {errors.body && <div className="mw-field-error mw-body-error" role="alert">{errors.body}</div>}
           <Suspense fallback={<div className="mw-center"><SpinLoading color="primary" /></div>}>
