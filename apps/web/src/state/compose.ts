@@ -196,7 +196,8 @@ export const compose = {
   /** Checks the picked files (spec §8, §9), starts uploading those that pass, and returns the refused ones. */
   addFiles(files: File[]): Array<{ file: File; problem: AttachProblem }> {
     const s = get();
-    const { accepted, refused } = checkFiles(files, s.attachments, s.limits);
+    // A failed upload is not sent, so it does not count against the limits.
+    const { accepted, refused } = checkFiles(files, s.attachments.filter((a) => a.status !== 'failed'), s.limits);
     const rows = accepted.map((file) => ({ file, row: {
       key: `k${nextKey++}`, name: file.name, size: file.size, id: null, progress: 0, status: 'uploading' as const, error: '',
     } }));
