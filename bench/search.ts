@@ -113,5 +113,7 @@ try {
   result.messages_total_mb = round(await size('messages'));
   await close();
 }
-await cleanup();
+// BENCH_KEEP=1 leaves the data for EXPLAIN work.
+if (process.env.BENCH_KEEP) step(`kept ${env.DATABASE_URL ?? env.DATA_DIR}`);
+else await cleanup();
 console.log(JSON.stringify(result));

@@ -5,9 +5,21 @@ export interface SearchFilter { tsquery: string; mid?: number; since?: Date; unt
 
 const COUNT_CAP = 1000;
 
-function matches(db: Db, userId: number, f: SearchFilter) {
-  let q = db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
-    .where('m.user_id', '=', userId).where(sql<boolean>`c.search @@ ${f.tsquery}::tsquery`);
+type Mode = 'walk' | 'index';
+
+/**
+ * The matching rows. `index` drives from the GIN index (the CTE is scanned lazily,
+ * so a LIMIT above it stops early); `walk` leaves the plan to PostgreSQL, which walks
+ * the mailbox newest-first and stops after a page, the right plan for a common word.
+ * The planner cannot tell which a word needs (it guesses 0.5% for any word outside
+ * its statistics), so searchPage picks from the count.
+ */
+function matches(db: Db, userId: number, f: SearchFilter, mode: Mode) {
+  const base = mode === 'index'
+    ? db.with((cte) => cte('hits').materialized(), (w) => w.selectFrom('mail_contents').select('id').where(sql<boolean>`search @@ ${f.tsquery}::tsquery`))
+      .selectFrom('hits').innerJoin('messages as m', 'm.content_id', 'hits.id').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
+    : db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id').where(sql<boolean>`c.search @@ ${f.tsquery}::tsquery`);
+  let q = base.where('m.user_id', '=', userId);
   if (f.mid !== undefined) q = q.where('m.folder_mid', '=', f.mid);
   if (f.since) q = q.where('m.received_at', '>=', f.since);
   if (f.until) q = q.where('m.received_at', '<', f.until);
@@ -17,24 +29,27 @@ function matches(db: Db, userId: number, f: SearchFilter) {
 }
 
 /**
- * One page of matches, newest first. PostgreSQL picks the plan: the GIN index on
- * the tokens for a rare word, or walking the mailbox newest-first for a common one.
+ * One page of matches, newest first: from the index when the caller has few, by
+ * walking the mailbox when many. Only the page's ids are found first; bodies are
+ * read for those 20 rows alone, not for every match before the sort.
  */
-export async function searchPage(db: Db, userId: number, f: SearchFilter, limit: number, offset: number) {
-  return matches(db, userId, f)
+export async function searchPage(db: Db, userId: number, f: SearchFilter, limit: number, offset: number, many: boolean) {
+  const page = matches(db, userId, f, many ? 'walk' : 'index').select('m.id as pid')
+    .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc').limit(limit).offset(offset);
+  return db.selectFrom(page.as('p')).innerJoin('messages as m', 'm.id', 'p.pid').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
     .select([
       'm.id', 'm.folder_mid', 'm.size', 'm.received_at', 'm.seen', 'm.star', 'm.urgent', 'm.answered', 'm.forwarded', 'm.has_attach',
       'm.delivery_state', 'm.send_at', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.snippet', 'c.sent_at',
     ])
     .select(sql<string>`left(c.text_body, 20000)`.as('text_head'))
     .select(sql<string[]>`array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name)`.as('tags'))
-    .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc').limit(limit).offset(offset).execute();
+    .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc').execute();
 }
 
-/** How many match, counting no further than the cap (a common word can match most of a mailbox). */
+/** How many match, from the index, counting no further than the cap (a common word can match most of a mailbox). */
 export async function countMatches(db: Db, userId: number, f: SearchFilter): Promise<{ total: number; more: boolean }> {
-  const capped = matches(db, userId, f).select(sql`1`.as('x')).limit(COUNT_CAP + 1);
-  const row = await db.selectFrom(capped.as('hits')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const capped = matches(db, userId, f, 'index').select(sql`1`.as('x')).limit(COUNT_CAP + 1);
+  const row = await db.selectFrom(capped.as('found')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const n = Number(row.n);
   return { total: Math.min(n, COUNT_CAP), more: n > COUNT_CAP };
 }

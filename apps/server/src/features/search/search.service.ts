@@ -37,7 +37,9 @@ export class SearchService {
       tsquery, mid, attach: q.attach, unread: q.unread,
       since: q.since !== undefined ? new Date(q.since * 1000) : undefined, until: q.until !== undefined ? new Date(q.until * 1000) : undefined,
     };
-    const [rows, count] = await Promise.all([repo.searchPage(this.db, userId, f, q.size, (q.page - 1) * q.size), repo.countMatches(this.db, userId, f)]);
+    // The count (cheap, from the index) decides how the page is found.
+    const count = await repo.countMatches(this.db, userId, f);
+    const rows = count.total === 0 ? [] : await repo.searchPage(this.db, userId, f, q.size, (q.page - 1) * q.size, count.more);
     const terms = highlightTerms(q.q);
     return {
       list: rows.map((r) => ({ ...toSummary(r, r.tags), snippet: excerpt(r.text_head, terms, r.snippet) })),
