@@ -159,6 +159,19 @@ describe('drafts', () => {
     expect(mail.html).toMatch(/src="\/h5\/read\/inline\?mid=/);
   });
 
+  it('keeps half-typed recipients of a draft as typed, out of the MIME headers', async () => {
+    const r = await s.post<{ id: string }>('/h5/write/draft', { to: 'bob@demo.test, bob@dem', cc: '李雷', subject: 'typing' }, alice);
+    expect(r.code).toBe(200);
+    const loaded = (await s.get<ComposeData>('/h5/write/load', { mid: r.data.id }, alice)).data;
+    expect(loaded.to.map((a) => a.address)).toEqual(['bob@demo.test', 'bob@dem']);
+    expect(loaded.cc.map((a) => a.address)).toEqual(['李雷']);
+    const row = await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(r.data.id)).executeTakeFirstOrThrow();
+    const head = (await s.rt.services.blobs.store.get(row.blob_hash)).toString('utf8').split('\r\n\r\n')[0]!;
+    expect(head).toMatch(/^To: bob@demo\.test$/m);
+    expect(head).not.toMatch(/^Cc:/m);
+    expect((await s.post('/h5/write/send', { to: 'bob@dem', subject: 'x' }, alice)).code).toBe(422);
+  });
+
   it('takes a long body (over the 1 MB default form limit) as a draft', async () => {
     const html = `<p>${'long text '.repeat(200_000)}</p>`;
     const r = await s.post<{ id: string }>('/h5/write/draft', { subject: 'long', html }, alice);

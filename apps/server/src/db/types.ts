@@ -54,6 +54,14 @@ export interface SendRecipientsTable {
 /** One attachment as found in the raw message; `index` is its position among mailparser's attachments. */
 export interface StoredAttachment { index: number; name: string; size: number; contentType: string; cid: string | null; inline: boolean }
 
+export interface ContactGroupsTable { id: Id; user_id: number; name: string; created_at: CreatedAt }
+export interface ContactsTable {
+  id: Id; user_id: number; name: string; email: string; phone: Generated<string>; company: Generated<string>; job_title: Generated<string>;
+  job_number: Generated<string>; important: Generated<boolean>; initial: string; sort_key: string; created_at: CreatedAt; updated_at: Generated<Date>;
+}
+export interface ContactGroupMembersTable { group_id: number; contact_id: number }
+export interface SenderRulesTable { user_id: number; kind: 'block' | 'allow'; pattern: string; created_at: CreatedAt }
+
 export interface Database {
   customers: CustomersTable;
   companies: CompaniesTable;
@@ -75,6 +83,10 @@ export interface Database {
   uploads: UploadsTable;
   dispatches: DispatchesTable;
   send_recipients: SendRecipientsTable;
+  contact_groups: ContactGroupsTable;
+  contacts: ContactsTable;
+  contact_group_members: ContactGroupMembersTable;
+  sender_rules: SenderRulesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -37,6 +37,24 @@ export const AddressList = z.preprocess((v) => {
   return out;
 });
 
+/**
+ * A draft's recipients may still be half typed: valid ones are parsed, and the rest
+ * are kept as typed (address = the text, `typed: true`) so reopening the draft loses nothing.
+ */
+export const DraftAddressList = z.preprocess((v) => {
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'string') return splitAddresses(v);
+  return v;
+}, z.array(z.string().max(320)).max(500, 'at most 500 recipients')).transform((list) => {
+  const out: (Address & { typed?: true })[] = [];
+  for (const item of list) {
+    const parsed = parseAddress(item);
+    const entry = parsed ?? { name: '', address: item.trim(), typed: true as const };
+    if (!out.some((a) => a.address === entry.address)) out.push(entry);
+  }
+  return out;
+});
+
 /** Upload ids ("12") and attachments of the caller's own mails ("<mailId>.<index>", as in attach/download). */
 export const attachIdList = z.preprocess((v) => {
   if (v === undefined || v === null || v === '') return [];
@@ -63,8 +81,8 @@ const composeFields = {
   forwardOf: optionalMailId,
 };
 
-/** A draft may be incomplete: nothing is required. */
-export const DraftInput = z.object(composeFields);
+/** A draft may be incomplete: nothing is required, and recipients may be half typed. */
+export const DraftInput = z.object({ ...composeFields, to: DraftAddressList, cc: DraftAddressList, bcc: DraftAddressList });
 export type DraftInput = z.infer<typeof DraftInput>;
 
 export const SendInput = z.object(composeFields).superRefine((v, ctx) => {

@@ -4,3 +4,5 @@ export * from './mail.js';
 export * from './compose.js';
 export * from './admin.js';
 export * from './organise.js';
+export * from './contacts.js';
+export * from './directory.js';

@@ -53,7 +53,7 @@ export class ComposeService {
   async saveDraft(me: AuthContext, input: DraftInput): Promise<{ id: string }> {
     const built = await this.build(me, input, true);
     const id = await this.persist(built, 0, async (trx, stored) => {
-      const row = stored.row(DRAFTS, input.bcc, null, null);
+      const row = stored.row(DRAFTS, input.bcc.filter((a) => !isTyped(a)), null, null);
       const [existing] = input.draftId ? (await messages.lockOwned(trx, me.userId, [Number(input.draftId)])).filter((r) => r.folder_mid === DRAFTS) : [];
       if (!existing) return (await messages.insertMessages(trx, [row]))[0]!;
       // Saved in place: the id stays, so the page keeps its draft and its links to the draft's images.
@@ -202,8 +202,9 @@ export class ComposeService {
     if (mode === 'edit') {
       if (row.folder_mid !== DRAFTS) throw invalid('mid', 'Only drafts can be continued');
       const meta = draftMeta(headerBlock(await this.d.blobs.store.get(row.blob_hash)));
+      const typed = (list: string[]) => list.map((address) => ({ name: '', address }));
       return {
-        to: row.to_list, cc: row.cc_list, bcc: row.bcc, subject: row.subject, html: quoteFor.ownHtml(row, me.token), attachments: files,
+        to: [...row.to_list, ...typed(meta.typed.to)], cc: [...row.cc_list, ...typed(meta.typed.cc)], bcc: [...row.bcc, ...typed(meta.typed.bcc)], subject: row.subject, html: quoteFor.ownHtml(row, me.token), attachments: files,
         urgent: row.urgent, sendAt: meta.sendAt, draftId: String(row.id), replyTo: meta.replyTo, forwardOf: meta.forwardOf,
       };
     }
@@ -234,6 +235,9 @@ export class ComposeService {
   /** MIME from the form (nodemailer's composer), DKIM-signed when it will go out, and parsed like any stored mail. */
   private async build(me: AuthContext, input: DraftInput, draft: boolean): Promise<Built> {
     const sender = await repo.senderProfile(this.d.db, me.userId);
+    // Half-typed recipients of a draft travel in a private header, not in To/Cc/Bcc.
+    const typed = { to: input.to.filter(isTyped), cc: input.cc.filter(isTyped), bcc: input.bcc.filter(isTyped) };
+    const real = (list: DraftInput['to']) => list.filter((a) => !isTyped(a)).map(({ name, address }) => ({ name, address }));
     const files = await this.d.uploads.collect(me.userId, input.attachIds);
     // A draft saved over itself keeps its images' Content-IDs, which the editor's links name.
     const { html, refs } = prepareOutgoingHtml(input.html, draft && input.draftId ? Number(input.draftId) : undefined);
@@ -254,7 +258,7 @@ export class ComposeService {
     const references = original ? `${original.references_list} ${original.message_id}`.trim() : undefined;
     let raw = await composeMime({
       from: { name: sender.name, address: sender.email },
-      to: input.to, cc: input.cc, bcc: input.bcc,
+      to: real(input.to), cc: real(input.cc), bcc: real(input.bcc),
       subject: input.subject,
       html: html || undefined,
       text: input.text || htmlToText(html),
@@ -268,7 +272,12 @@ export class ComposeService {
       inReplyTo: input.replyTo && original?.message_id ? original.message_id : undefined,
       references: references || undefined,
       // Only a draft remembers what it answers and when it should go; these never leave the server.
-      headers: draft ? { 'X-Mailwing-Draft': `reply=${input.replyTo ?? ''}; forward=${input.forwardOf ?? ''}; send-at=${input.sendAt ?? ''}` } : undefined,
+      headers: draft ? {
+        'X-Mailwing-Draft': `reply=${input.replyTo ?? ''}; forward=${input.forwardOf ?? ''}; send-at=${input.sendAt ?? ''}`,
+        ...(typed.to.length + typed.cc.length + typed.bcc.length > 0
+          ? { 'X-Mailwing-Draft-Typed': Buffer.from(JSON.stringify({ to: typed.to.map((a) => a.address), cc: typed.cc.map((a) => a.address), bcc: typed.bcc.map((a) => a.address) })).toString('base64') }
+          : {}),
+      } : undefined,
     });
     if (!draft) raw = await dkimSign(raw, { domain: sender.domain, selector: sender.dkim_selector, privateKey: sender.dkim_private_key });
     return { raw, content: await this.d.parser.parse(raw, sender.email), sender };
@@ -371,9 +380,22 @@ function dedupe(list: Address[]): Address[] {
   return list.filter((a) => (seen.has(a.address) ? false : (seen.add(a.address), true)));
 }
 
-function draftMeta(headers: string): { replyTo: string | null; forwardOf: string | null; sendAt: number | null } {
+const isTyped = (a: { typed?: true }) => a.typed === true;
+
+interface TypedLists { to: string[]; cc: string[]; bcc: string[] }
+
+function draftMeta(headers: string): { replyTo: string | null; forwardOf: string | null; sendAt: number | null; typed: TypedLists } {
   const line = /^x-mailwing-draft:\s*(.*)$/im.exec(headers)?.[1] ?? '';
   const get = (k: string) => new RegExp(`${k}=(\\d+)`).exec(line)?.[1] ?? null;
   const sendAt = get('send-at');
-  return { replyTo: get('reply'), forwardOf: get('forward'), sendAt: sendAt ? Number(sendAt) : null };
+  let typed: TypedLists = { to: [], cc: [], bcc: [] };
+  const encoded = /^x-mailwing-draft-typed:\s*([A-Za-z0-9+/=]+)/im.exec(headers)?.[1];
+  if (encoded) {
+    try {
+      typed = { ...typed, ...(JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as Partial<TypedLists>) };
+    } catch {
+      // A damaged header only loses the half-typed recipients, never the draft.
+    }
+  }
+  return { replyTo: get('reply'), forwardOf: get('forward'), sendAt: sendAt ? Number(sendAt) : null, typed };
 }
