@@ -10,6 +10,8 @@ import { adminRoutes } from './features/admin/admin.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { composeRoutes } from './features/compose/compose.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
+import { contactRoutes } from './features/contact/contact.routes.js';
+import { directoryRoutes } from './features/directory/directory.routes.js';
 import { searchRoutes } from './features/search/search.routes.js';
 import { tagRoutes } from './features/tag/tag.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
@@ -57,6 +59,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   tagRoutes(app, services.tags);
   searchRoutes(app, services.search);
   eventsRoutes(app, services.events, services.mailbox);
+  contactRoutes(app, services.contacts);
+  directoryRoutes(app, services.directory);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -16,6 +16,8 @@ import { DeliveryWorker } from './delivery/delivery.worker.js';
 import { QueueRunner } from './delivery/queue-runner.js';
 import { SearchService } from './features/search/search.service.js';
 import { EventBus } from './features/events/event-bus.js';
+import { ContactService } from './features/contact/contact.service.js';
+import { DirectoryService } from './features/directory/directory.service.js';
 import { TagService } from './features/tag/tag.service.js';
 import { SmtpOutbound } from './delivery/smtp-outbound.js';
 
@@ -38,6 +40,8 @@ export interface Services {
   tags: TagService;
   search: SearchService;
   events: EventBus;
+  contacts: ContactService;
+  directory: DirectoryService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -48,6 +52,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const messages = new MessageService(db, blobs, mailbox);
   // PGlite has one connection, so one commit at a time; a server overlaps several.
   const ingest = new IngestService(db, blobs, parser, config.databaseUrl ? 4 : 1);
+  const companies = new CompanyService(db);
   const uploads = new UploadService(db, blobs, config.attachments);
   const hostname = config.smtp.hostname;
   const outbound = new SmtpOutbound(config.delivery, hostname);
@@ -61,10 +66,12 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   return {
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
     auth: new AuthService(db, config.sessionDays),
-    companies: new CompanyService(db),
+    companies,
     tags: new TagService(db),
     search: new SearchService(db, mailbox),
     // Without a LISTEN source (some CLI uses) the bus simply never fires.
     events: new EventBus(listen ?? (async () => async () => undefined), log),
+    contacts: new ContactService(db),
+    directory: new DirectoryService(db, companies),
   };
 }

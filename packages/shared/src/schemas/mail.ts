@@ -38,6 +38,8 @@ export const MailSummary = z.object({
   snippet: z.string(),
   /** Unix seconds a timed send goes out at, while it waits; otherwise null. */
   sendAt: z.number().int().nullable(),
+  /** The sender is one of this mailbox's important contacts. */
+  fromImportant: z.boolean(),
 });
 export type MailSummary = z.infer<typeof MailSummary>;
 

@@ -1,4 +1,5 @@
-import type { Address } from '@mailwing/shared';
+import { SystemFolder, type Address } from '@mailwing/shared';
+import { rulesFor } from '../contact/contact.repository.js';
 import type { StagedBlob } from '../../blob/blob-store.js';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
@@ -36,13 +37,27 @@ export class IngestService {
     if (recipients.length === 0) return [];
     // Parsing (a worker thread) and the blob's fsyncs (the disk) overlap.
     const [content, staged] = await Promise.all([parsed ?? this.parser.parse(raw, envelopeFrom), this.blobs.store.stage(raw)]);
+    const filed = await this.applySenderRules(recipients, [content.from.address, envelopeFrom.toLowerCase()]);
     // A fixed order of rows keeps concurrent deliveries from deadlocking on folder counters.
-    const ordered = [...recipients].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
+    const ordered = [...filed].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
     try {
       return await this.committer.submit({ staged, size: raw.length, content, recipients: ordered, receivedAt: new Date() });
     } finally {
       await this.blobs.store.release(staged);
     }
+  }
+
+  /**
+   * Personal block and allow lists (issue 6): mail from a blocked address or domain
+   * goes to Spam; an allowed sender is never put there, even if also blocked.
+   */
+  private async applySenderRules(recipients: LocalRecipient[], senders: string[]): Promise<LocalRecipient[]> {
+    const rules = await rulesFor(this.db, recipients.map((r) => r.userId), senders.filter(Boolean));
+    if (rules.length === 0) return recipients;
+    const blocked = new Set(rules.filter((r) => r.kind === 'block').map((r) => r.user_id));
+    const allowed = new Set(rules.filter((r) => r.kind === 'allow').map((r) => r.user_id));
+    const spam = Number(SystemFolder.Spam);
+    return recipients.map((r) => (blocked.has(r.userId) && !allowed.has(r.userId) ? { ...r, folderMid: spam } : r));
   }
 
   private commit(items: Pending[]): Promise<number[][]> {

@@ -38,6 +38,7 @@ function toSummary(r: Omit<repo.SummaryRow, 'tags'>, tags: string[]): MailSummar
     id: String(r.id), mid: String(r.folder_mid), subject: r.subject, from: { name: r.from_name, address: r.from_address },
     to: r.to_list as Address[], date: unix(r.sent_at ?? r.received_at), size: r.size, status: statusOf(r), read: r.seen, star: r.star,
     urgent: r.urgent, hasAttach: r.has_attach, tags, snippet: r.snippet, sendAt: r.send_at ? unix(r.send_at) : null,
+    fromImportant: 'from_important' in r ? Boolean(r.from_important) : false,
   };
 }
 

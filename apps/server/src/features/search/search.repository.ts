@@ -41,6 +41,7 @@ export async function searchPage(db: Db, userId: number, f: SearchFilter, limit:
       'm.id', 'm.folder_mid', 'm.size', 'm.received_at', 'm.seen', 'm.star', 'm.urgent', 'm.answered', 'm.forwarded', 'm.has_attach',
       'm.delivery_state', 'm.send_at', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.snippet', 'c.sent_at',
     ])
+    .select(sql<boolean>`EXISTS (SELECT 1 FROM contacts ct WHERE ct.user_id = m.user_id AND ct.important AND ct.email = c.from_address)`.as('from_important'))
     .select(sql<string>`left(c.text_body, 20000)`.as('text_head'))
     .select(sql<string[]>`array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name)`.as('tags'))
     .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc').execute();
