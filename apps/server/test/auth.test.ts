@@ -96,7 +96,11 @@ describe('HTTP basics', () => {
     expect(await res.json()).toEqual({ code: 200, data: { version: '6.2.6', code: 100, minCode: 100, notes: '', url: '' } });
     const doc = await (await fetch(`${s.base}/h5/openapi.json`)).json() as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/h5/login/h5', '/h5/mail/list', '/h5/read/index', '/h5/mboxop/create-folder']));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
+      '/h5/login/h5', '/h5/mail/list', '/h5/read/index', '/h5/mboxop/create-folder',
+      '/h5/write/upload', '/h5/write/draft', '/h5/write/send', '/h5/write/recall', '/h5/search/mail', '/h5/tag/list', '/h5/events',
+      '/h5/contact/list', '/h5/directory/members',
+    ]));
   });
 
   it('keeps transport errors as HTTP statuses: unknown route and a body too large', async () => {
