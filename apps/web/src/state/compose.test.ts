@@ -158,10 +158,10 @@ describe('drafts', () => {
     expect(compose.get().draftId).toBe('102');
   });
 
-  it('leaves invalid addresses out of a draft', async () => {
+  it('keeps half-typed addresses in a draft, as typed', async () => {
     compose.addRecipients('to', [{ name: 'Bob', address: 'bob@x.com', valid: true }, { name: '', address: 'nope', valid: false }]);
     await compose.saveDraft();
-    expect(posted[0]?.body.get('to')).toBe('Bob <bob@x.com>');
+    expect(posted[0]?.body.get('to')).toBe('Bob <bob@x.com>, nope');
   });
 
   it('sends after a save in flight, replacing the latest draft, and saves no more', async () => {

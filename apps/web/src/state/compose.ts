@@ -1,4 +1,4 @@
-import type { ComposeData, ComposeLimits, ComposeMode, SendResult } from '@mailwing/shared';
+import { isEmail, type ComposeData, type ComposeLimits, type ComposeMode, type SendResult } from '@mailwing/shared';
 import { api, type ComposeForm } from '../api/endpoints';
 import { ABORTED, ApiError } from '../api/request';
 import { addRecipients, checkFiles, DEFAULT_LIMITS, formatRecipients, type AttachProblem, type Recipient } from './compose-rules';
@@ -95,8 +95,9 @@ function patchAttachment(key: string, patch: Partial<ComposeAttachment>, changed
   });
 }
 
+// A reopened draft gives back half-typed recipients as typed; they stay invalid chips.
 function fromAddresses(list: ComposeData['to']): Recipient[] {
-  return list.map((a) => ({ ...a, valid: true }));
+  return list.map((a) => ({ name: a.name, address: a.address, valid: isEmail(a.address) }));
 }
 
 function abortUploads(): void {
@@ -129,15 +130,14 @@ async function load(source: NonNullable<ComposeSource>, gen: number): Promise<vo
 
 /**
  * The form write/draft and write/send take. Only finished uploads go along.
- * write/draft refuses the whole draft for one invalid address, so a draft
- * keeps only the valid ones (send is checked before it gets here).
+ * A draft keeps half-typed recipients too (the server stores them as typed);
+ * send is checked for them before it gets here.
  */
 export function composeForm(s: ComposeState = get()): ComposeForm {
-  const valid = (list: Recipient[]) => formatRecipients(list.filter((r) => r.valid));
   return {
-    to: valid(s.to),
-    cc: valid(s.cc),
-    bcc: valid(s.bcc),
+    to: formatRecipients(s.to),
+    cc: formatRecipients(s.cc),
+    bcc: formatRecipients(s.bcc),
     subject: s.subject,
     html: s.html,
     text: s.text,
