@@ -23,6 +23,10 @@ createRoot(document.getElementById('root') as HTMLElement).render(
   </StrictMode>,
 );
 
+// Live updates follow the session: open while logged in, closed at logout.
+// Loaded after the first screen; nothing on it waits for the stream.
+void import('./api/live').then(({ startLiveUpdates }) => startLiveUpdates());
+
 // Installable PWA: the worker caches the app shell only (see sw.js).
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   window.addEventListener('load', () => {

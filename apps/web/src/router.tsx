@@ -16,6 +16,9 @@ const ReadMailPage = lazy(() => import('./pages/read-mail'));
 const ListPage = lazy(() => import('./pages/list'));
 const DirListPage = lazy(() => import('./pages/modules/dir-list'));
 const ChooseDirPage = lazy(() => import('./pages/modules/choose-dir'));
+const CreateDirPage = lazy(() => import('./pages/modules/create-dir'));
+const TagListPage = lazy(() => import('./pages/modules/tag-list'));
+const SearchMailPage = lazy(() => import('./pages/modules/search-mail'));
 const SettingLanguagePage = lazy(() => import('./pages/modules/setting-language'));
 const SettingAboutPage = lazy(() => import('./pages/modules/setting-about'));
 const VerifyPage = lazy(() => import('./pages/verify'));
@@ -62,3 +65,6 @@ export const router = createHashRouter([
   { path: '/pages/modules/reply-success/index', element: lazyPage(ReplySuccessPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);
+  { path: '/pages/modules/create-dir/index', element: lazyPage(CreateDirPage) },
+  { path: '/pages/modules/tag-list/index', element: lazyPage(TagListPage) },
+  { path: '/pages/modules/search-mail/index', element: lazyPage(SearchMailPage) },

@@ -1,6 +1,6 @@
 import type {
-  Account, Changed, ComposeData, ComposeLimits, ComposeMode, LoginResult, Mail, MailList, MboxIndex, RecallResult, SavedDraft,
-  SendResult, SessionResult, Suggestions, UploadResult, Version,
+  Account, Changed, ComposeData, ComposeLimits, ComposeMode, LoginResult, Mail, MailList, MboxIndex,
+  QuickFilter, RecallResult, SavedDraft, SendResult, SessionResult, Suggestions, TagList, UploadResult, Version,
 } from '@mailwing/shared';
 import { PAGE_SIZE_DEFAULT } from '@mailwing/shared';
 import { getLanguage } from '../i18n';
@@ -22,8 +22,11 @@ export const api = {
   version: () => request<Version>('/uniapp/version', { loading: false }),
 
   mboxIndex: (loading = true) => request<MboxIndex>('/mbox/index', { loading }),
-  mailList: (mid: string, page: number, size = PAGE_SIZE_DEFAULT) =>
-    request<MailList>('/mail/list', { data: { mid, page, size }, loading: false }),
+  mailList: (mid: string, page: number, size = PAGE_SIZE_DEFAULT, filters: ListFilters = {}) =>
+    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag }, loading: false }),
+  /** A background reload (live update): no spinner, and a failure is only logged. */
+  mailListQuiet: (mid: string, page: number, size: number, filters: ListFilters = {}) =>
+    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag }, loading: false, quiet: true }),
   // Spec §7: read/index carries the XMLHttpRequest marker header.
   readMail: (mid: string, images = false) =>
     request<Mail>('/read/index', { data: { mid, images: images ? 1 : undefined }, headers: { 'X-Requested-With': 'XMLHttpRequest' } }),
@@ -34,6 +37,8 @@ export const api = {
   remove: (list: readonly string[]) => post<Changed>('/mailop/delete', { ids: ids(list) }),
   junk: (list: readonly string[]) => post<Changed>('/mailop/junk', { ids: ids(list) }),
   purge: (list: readonly string[]) => post<Changed>('/mailop/purge', { ids: ids(list) }),
+  /** The user's tags; quiet by default, for the lists' chips and filters. */
+  tags: (loading = false) => request<TagList>('/tag/list', { loading, quiet: !loading }),
 
   composeLimits: () => request<ComposeLimits>('/write/limits', { loading: false, quiet: true }),
   /** The quote header ("On … wrote:") comes in the UI language with dates in the device's time zone. */
@@ -49,6 +54,13 @@ export const api = {
   recall: (mid: string) => post<RecallResult>('/write/recall', { mid }),
   cancelTimed: (mid: string) => post<SavedDraft>('/write/cancel-timed', { mid }),
 };
+
+/** The optional filters of a folder list. */
+export interface ListFilters {
+  filter?: QuickFilter;
+  /** A tag id. */
+  tag?: string;
+}
 
 /** What write/draft and write/send take, already encoded for the form body. */
 export interface ComposeForm {

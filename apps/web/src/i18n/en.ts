@@ -225,6 +225,32 @@ export const en = {
     unknown: 'Unknown',
   },
   notFound: 'This page does not exist.',
+  // Organise and find (issue 5), on the list screens; the folder, tag, note and
+  // search pages' own strings are in en-organise.ts (loaded with those pages).
+  titleSearch: 'Mail search',
+  tagShort: 'Tag',
+  manageTags: 'Manage tags…',
+  noTagsManage: 'No tags yet: create one…',
+  // Quick filters
+  filters: 'Filters',
+  filterAll: 'All',
+  quickFilter: { unread: 'Unread', starred: 'Starred', urgent: 'Urgent', attach: 'Attachments' },
+  filterTag: 'Tag',
+  filterByTag: 'Show mail with the tag',
+  anyTag: 'Any tag',
+  noFilterMatch: 'No mail matches these filters',
+  noFilterMatchHint: 'Tap "All" to see every mail in this folder.',
+  // Batch mode and swipe actions
+  edit: 'Edit',
+  selectAll: 'Select all',
+  deselectAll: 'Deselect all',
+  selectedCount: (n: number) => (n === 0 ? 'Select mail' : `${n} selected`),
+  readShort: 'Read',
+  markedRead: 'Marked as read',
+  deleteForever: 'Delete forever',
+  deletedMany: (n: number) => (n === 1 ? 'Moved to Deleted' : `${n} mails moved to Deleted`),
+  purgeManyConfirm: (n: number) => (n === 1 ? 'Delete this mail for good? This cannot be undone.' : `Delete these ${n} mails for good? This cannot be undone.`),
+  purgedMany: (n: number) => (n === 1 ? 'Deleted for good' : `${n} mails deleted for good`),
   goHome: 'Go to inbox',
 };
 

@@ -1,45 +1,96 @@
+import type { ReactNode } from 'react';
 import { formatMailTime, SystemFolder, type MailSummary } from '@mailwing/shared';
-import { LinkOutline, StarFill } from 'antd-mobile-icons';
+import { CheckOutline, LinkOutline, StarFill } from 'antd-mobile-icons';
 import { timeWords, useT } from '../i18n';
+import { useLongPress } from './long-press';
 import { RowStatus } from './mail-status';
+import { TagChips } from './tag-chips';
 
-/** One mail in a list: unread rows are bold and carry a dot. */
-export function MailRow({ mail, onOpen }: { mail: MailSummary; onOpen: (id: string) => void }) {
+const plain = (text: string): ReactNode => text;
+
+interface MailRowProps {
+  mail: MailSummary;
+  onOpen: (id: string) => void;
+  /** Batch mode: a checkbox shows, and a tap toggles it instead of opening. */
+  selecting?: boolean;
+  selected?: boolean;
+  onToggle?: (id: string) => void;
+  /** A long press (enters batch mode with this row). */
+  onLongPress?: (id: string) => void;
+  /** Renders the sender, subject and snippet, e.g. with search matches marked. */
+  renderText?: (text: string) => ReactNode;
+}
+
+/** One mail in a list: unread rows are bold and carry a dot; tags show as coloured chips. */
+export function MailRow({ mail, onOpen, selecting = false, selected = false, onToggle, onLongPress, renderText = plain }: MailRowProps) {
   const m = useT();
+  const press = useLongPress(onLongPress && !selecting ? () => onLongPress(mail.id) : undefined);
   // In Sent and Drafts the sender is always the user; who it went to says more.
   const outgoing = mail.mid === SystemFolder.Sent || mail.mid === SystemFolder.Drafts;
   const sender = outgoing && mail.to.length > 0
     ? `${m.to}: ${mail.to.map((a) => a.name || a.address).join(', ')}`
     : mail.from.name || mail.from.address || m.noSender;
+  const activate = () => {
+    if (selecting) onToggle?.(mail.id);
+    else onOpen(mail.id);
+  };
+  const className = ['mw-mail-row', mail.read ? '' : 'is-unread', selecting ? 'is-selecting' : '', selected ? 'is-selected' : ''].filter(Boolean).join(' ');
   return (
     <div
-      className={mail.read ? 'mw-mail-row' : 'mw-mail-row is-unread'}
-      role="button"
+      className={className}
+      role={selecting ? 'checkbox' : 'button'}
+      aria-checked={selecting ? selected : undefined}
       tabIndex={0}
       data-id={mail.id}
-      onClick={() => onOpen(mail.id)}
+      onPointerDown={press.onPointerDown}
+      onPointerMove={press.onPointerMove}
+      onPointerUp={press.onPointerUp}
+      onPointerCancel={press.onPointerCancel}
+      onPointerLeave={press.onPointerLeave}
+      onContextMenu={press.onContextMenu}
+      onClick={() => {
+        if (!press.consumeLongPress()) activate();
+      }}
       onKeyDown={(e) => {
-        if (e.key === 'Enter') onOpen(mail.id);
+        if (e.key === 'Enter' || (selecting && e.key === ' ')) {
+          e.preventDefault();
+          activate();
+        }
       }}
     >
-      <span className="mw-mail-dot" aria-label={mail.read ? undefined : m.unread} />
+      {selecting ? (
+        <span className={selected ? 'mw-check-box is-on' : 'mw-check-box'} aria-hidden="true">{selected && <CheckOutline />}</span>
+      ) : (
+        <span className="mw-mail-dot" aria-label={mail.read ? undefined : m.unread} />
+      )}
       <div className="mw-mail-main">
         <div className="mw-mail-line">
-          <span className="mw-mail-from">{sender}</span>
+          <span className="mw-mail-from">
+            {/* The sender is an important contact (issue 6); Sent and Drafts rows name the recipients instead. */}
+            {mail.fromImportant && !outgoing && (
+              <StarFill className="mw-from-important" aria-label={m.importantSender} style={{ color: '#f0883e', fontSize: 13, marginRight: 4, verticalAlign: -1 }} />
+            )}
+            {renderText(sender)}
+          </span>
           <span className="mw-mail-time">{formatMailTime(mail.date, new Date(), timeWords(m))}</span>
         </div>
         <div className="mw-mail-line">
           <span className="mw-mail-subject">
             {mail.urgent && <span className="mw-urgent">{m.urgent}</span>}
             <RowStatus status={mail.status} sendAt={mail.sendAt} />
-            {mail.subject || m.noSubject}
+            {mail.subject ? renderText(mail.subject) : m.noSubject}
           </span>
           <span className="mw-mail-marks">
             {mail.hasAttach && <LinkOutline aria-label={m.attachment} />}
             {mail.star && <StarFill className="mw-star" aria-label={m.starred} />}
           </span>
         </div>
-        <div className="mw-mail-snippet">{mail.snippet}</div>
+        {(mail.tags.length > 0 || mail.snippet) && (
+          <div className="mw-mail-line mw-mail-third">
+            <TagChips names={mail.tags} />
+            <span className="mw-mail-snippet">{renderText(mail.snippet)}</span>
+          </div>
+        )}
       </div>
     </div>
   );

@@ -9,7 +9,11 @@ interface PageProps {
   navTitle?: ReactNode;
   /** Where back goes when the page was opened directly (no history); false hides back. */
   back?: string | false;
+  /** Shown after the back arrow, e.g. a list's "Edit". */
+  left?: ReactNode;
   right?: ReactNode;
+  /** Stays under the nav bar while the body scrolls (a list's filter row). */
+  header?: ReactNode;
   footer?: ReactNode;
   /** Set when the body scrolls itself (lists with pull-to-refresh need their own scroller). */
   bodyClassName?: string;
@@ -17,7 +21,7 @@ interface PageProps {
 }
 
 /** A page: light grey nav bar with black text (spec §2), a scrolling body, an optional footer. */
-export function Page({ title, navTitle, back = false, right, footer, bodyClassName, children }: PageProps) {
+export function Page({ title, navTitle, back = false, left, right, header, footer, bodyClassName, children }: PageProps) {
   const navigate = useNavigate();
   const location = useLocation();
   const m = useT();
@@ -34,9 +38,10 @@ export function Page({ title, navTitle, back = false, right, footer, bodyClassNa
   return (
     <div className="mw-page">
       {/* antd-mobile hides the back arrow when `back` (its text) is null. */}
-      <NavBar className="mw-nav" back={back === false ? null : ''} onBack={onBack} right={right}>
+      <NavBar className="mw-nav" back={back === false ? null : ''} onBack={onBack} left={left} right={right}>
         {navTitle ?? title}
       </NavBar>
+      {header}
       <div className={`mw-body ${bodyClassName ?? ''}`}>{children}</div>
       {footer}
     </div>

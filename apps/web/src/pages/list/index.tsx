@@ -2,10 +2,8 @@ import { useSearchParams } from 'react-router-dom';
 import { SystemFolder } from '@mailwing/shared';
 import { useT } from '../../i18n';
 import { useSession } from '../../state/session';
+import { FolderMailView } from '../../ui/folder-mail-view';
 import { folderName } from '../../ui/folder-name';
-import { MailListView } from '../../ui/mail-list-view';
-import { ComposeButton } from '../../ui/compose-button';
-import { Page } from '../../ui/page';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 
 /** The list of any folder (?mid=…), opened from My Mailbox. */
@@ -15,9 +13,5 @@ export default function ListPage() {
   const mid = params.get('mid') || SystemFolder.Inbox;
   const mbox = useSession((s) => s.mbox);
   const folder = [...(mbox?.system ?? []), ...(mbox?.custom ?? [])].find((f) => f.mid === mid);
-  return (
-    <Page title={m.titleList} navTitle={folder ? folderName(m, folder) : m.titleList} back={TAB_ROUTES.mailbox} footer={<ComposeButton />}>
-      <MailListView key={mid} mid={mid} />
-    </Page>
-  );
+  return <FolderMailView mid={mid} title={m.titleList} navTitle={folder ? folderName(m, folder) : m.titleList} back={TAB_ROUTES.mailbox} />;
 }

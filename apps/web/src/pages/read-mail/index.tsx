@@ -1,21 +1,27 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Dialog, SpinLoading, Toast } from 'antd-mobile';
 import {
-  DeleteOutline, DownOutline, ExclamationShieldOutline, FolderOutline, MailOutline, StarFill, StarOutline, UpOutline,
+  DeleteOutline, DownOutline, ExclamationShieldOutline, FolderOutline, MailOutline, StarFill, StarOutline, TagOutline, UpOutline,
 } from 'antd-mobile-icons';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { formatMailTime, SystemFolder, type Address, type Mail } from '@mailwing/shared';
 import { api, refreshMbox } from '../../api/endpoints';
+import { organiseApi } from '../../api/organise';
 import type { ApiError } from '../../api/request';
-import { timeWords, useT } from '../../i18n';
+import { timeWords } from '../../i18n';
+import { useOrganiseT } from '../../i18n/organise';
 import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
+import { TAG_LIST_ROUTE, type MailPickState } from '../../ui/folder-mail-view';
+import { TagChips } from '../../ui/tag-chips';
+import { ArchiveIcon } from '../../ui/icons';
 import { WRITE_ROUTE } from '../../ui/compose-button';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 import type { ChooseDirState } from '../modules/choose-dir';
 import { AttachmentList } from './attachment-list';
 import { DeliveryList, ReplyBar, ScheduledBar, ThreadList } from './mail-extras';
 import { MailBody } from './mail-body';
+import { MailNote } from './mail-note';
 
 function label(a: Address): string {
   return a.name ? `${a.name} <${a.address}>` : a.address;
@@ -23,7 +29,7 @@ function label(a: Address): string {
 
 /** Read mail (?mid=<mail id>): header, body, attachments and the mail actions. */
 export default function ReadMailPage() {
-  const m = useT();
+  const m = useOrganiseT();
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
@@ -132,6 +138,23 @@ export default function ReadMailPage() {
         <FolderOutline />
         <span>{m.move}</span>
       </button>
+      <button
+        type="button"
+        data-action="mark-as"
+        onClick={() => {
+          const state: MailPickState = { backSteps: 1, mailTags: [mail.tags] };
+          navigate(`${TAG_LIST_ROUTE}?ids=${encodeURIComponent(mail.id)}`, { state });
+        }}
+      >
+        <TagOutline />
+        <span>{m.markAs}</span>
+      </button>
+      {mail.mid !== SystemFolder.MailHistory && (
+        <button type="button" data-action="archive" onClick={() => void act(() => organiseApi.archive([mail.id]), m.archived, leave)}>
+          <ArchiveIcon />
+          <span>{m.archive}</span>
+        </button>
+      )}
       {mail.mid !== SystemFolder.Spam && (
         <button type="button" onClick={() => void act(() => api.junk([mail.id]), m.reportedJunk, leave)}>
           <ExclamationShieldOutline />
@@ -159,6 +182,11 @@ export default function ReadMailPage() {
             {mail.subject || m.noSubject}
             {mail.star && <StarFill className="mw-star" aria-label={m.starred} />}
           </h1>
+          {mail.tags.length > 0 && (
+            <div className="mw-read-tags">
+              <TagChips names={mail.tags} />
+            </div>
+          )}
           <div className="mw-read-head">
             <div className="mw-avatar" aria-hidden="true">{(mail.from.name || mail.from.address).slice(0, 1).toUpperCase()}</div>
             <div className="mw-read-meta">
@@ -181,6 +209,7 @@ export default function ReadMailPage() {
               )}
             </div>
           </div>
+          <MailNote key={mail.id} mid={mail.id} note={mail.note} onChange={(note) => setMail({ ...mail, note })} />
           {mail.remoteImages && !mail.imagesShown && (
             <div className="mw-images-bar">
               <span>{m.showImages}</span>
