@@ -34,7 +34,7 @@ describe('inbox as alice', () => {
     expect(Number(await firstUnread.evaluate((el) => getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(600);
   });
 
-  it('shows a mail sent over SMTP after pull-to-refresh, and the badge rises', async () => {
+  it('shows a mail sent over SMTP after pull-to-refresh (if live updates have not already), and the badge rises', async () => {
     const before = await inboxUnread(token);
     await sendMail({
       from: '"Carol Chen" <carol@partner.test>',
@@ -44,7 +44,8 @@ describe('inbox as alice', () => {
       attachments: [{ filename: 'numbers.csv', content: 'quarter,revenue\nQ3,1200\n', contentType: 'text/csv' }],
     });
     await expect.poll(() => inboxUnread(token), { timeout: 15_000 }).toBe(before + 1);
-    expect(await page.locator('.mw-mail-row', { hasText: subject }).count()).toBe(0);
+    // Live updates may already have shown it (organise.test.ts covers that);
+    // pulling down must show it either way.
     await pullDown(page);
     const row = page.locator('.mw-mail-row', { hasText: subject });
     await row.waitFor({ timeout: 15_000 });
