@@ -224,7 +224,6 @@ export const en = {
     audit_rejected: 'Audit rejected',
     unknown: 'Unknown',
   },
-  notFound: 'This page does not exist.',
   // Organise and find (issue 5), on the list screens; the folder, tag, note and
   // search pages' own strings are in en-organise.ts (loaded with those pages).
   titleSearch: 'Mail search',
@@ -233,13 +232,12 @@ export const en = {
   noTagsManage: 'No tags yet: create one…',
   // Quick filters
   filters: 'Filters',
-  filterAll: 'All',
-  quickFilter: { unread: 'Unread', starred: 'Starred', urgent: 'Urgent', attach: 'Attachments' },
+  quickFilter: { unread: 'Unread', starred: 'Starred', urgent: 'Urgent', attach: 'Has files' },
   filterTag: 'Tag',
   filterByTag: 'Show mail with the tag',
   anyTag: 'Any tag',
   noFilterMatch: 'No mail matches these filters',
-  noFilterMatchHint: 'Tap "All" to see every mail in this folder.',
+  noFilterMatchHint: 'Tap a highlighted filter again to turn it off.',
   // Batch mode and swipe actions
   edit: 'Edit',
   selectAll: 'Select all',
@@ -252,6 +250,7 @@ export const en = {
   purgeManyConfirm: (n: number) => (n === 1 ? 'Delete this mail for good? This cannot be undone.' : `Delete these ${n} mails for good? This cannot be undone.`),
   purgedMany: (n: number) => (n === 1 ? 'Deleted for good' : `${n} mails deleted for good`),
   goHome: 'Go to inbox',
+  notFound: 'This page does not exist.',
 };
 
 export type Messages = typeof en;

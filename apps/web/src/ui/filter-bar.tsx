@@ -14,7 +14,7 @@ interface Props {
   disabled?: boolean;
 }
 
-/** Quick filters over a folder list: all, unread, starred, urgent, with attachments, and one tag. */
+/** Quick filters over a folder list: unread, starred, urgent, with attachments, and one tag; a second tap turns one off. */
 export function FilterBar({ filter, tag, onChange, disabled = false }: Props) {
   const m = useT();
   const navigate = useNavigate();
@@ -36,7 +36,6 @@ export function FilterBar({ filter, tag, onChange, disabled = false }: Props) {
 
   return (
     <div className="mw-filters" role="toolbar" aria-label={m.filters}>
-      {chip('all', !filter && !tag, m.filterAll, () => onChange({}))}
       {QUICK_FILTERS.map((f) => chip(f, filter === f, m.quickFilter[f], () => onChange({ filter: filter === f ? undefined : f, tag })))}
       <button type="button" data-filter="tag" className={tag ? 'mw-filter is-on' : 'mw-filter'} aria-pressed={Boolean(tag)} disabled={disabled} onClick={chooseTag}>
         {current && <Swatch color={current.color} size={10} />}
