@@ -249,8 +249,8 @@ export const en = {
   deletedMany: (n: number) => (n === 1 ? 'Moved to Deleted' : `${n} mails moved to Deleted`),
   purgeManyConfirm: (n: number) => (n === 1 ? 'Delete this mail for good? This cannot be undone.' : `Delete these ${n} mails for good? This cannot be undone.`),
   purgedMany: (n: number) => (n === 1 ? 'Deleted for good' : `${n} mails deleted for good`),
-  goHome: 'Go to inbox',
   notFound: 'This page does not exist.',
+  goHome: 'Go to inbox',
 };
 
 export type Messages = typeof en;

@@ -230,6 +230,6 @@ export const zh: Messages = {
   deletedMany: (n: number) => (n === 1 ? '已移到已删除' : `${n} 封邮件已移到已删除`),
   purgeManyConfirm: (n: number) => (n === 1 ? '彻底删除这封邮件？删除后无法恢复。' : `彻底删除这 ${n} 封邮件？删除后无法恢复。`),
   purgedMany: (n: number) => (n === 1 ? '已彻底删除' : `已彻底删除 ${n} 封邮件`),
-  goHome: '返回收件箱',
   notFound: '页面不存在。',
+  goHome: '返回收件箱',
 };
