@@ -1,7 +1,6 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { SpinLoading } from 'antd-mobile';
 import { createHashRouter } from 'react-router-dom';
-import AddressPage from './pages/address';
 import StartPage from './pages/index';
 import ListTabPage from './pages/list-tab';
 import LoginPage from './pages/login';
@@ -57,6 +56,9 @@ export const router = createHashRouter([
   { path: '/pages/list/index', element: lazyPage(ListPage) },
   { path: '/pages/modules/dir-list/index', element: lazyPage(DirListPage) },
   { path: '/pages/modules/choose-dir/index', element: lazyPage(ChooseDirPage) },
+  { path: '/pages/modules/create-dir/index', element: lazyPage(CreateDirPage) },
+  { path: '/pages/modules/tag-list/index', element: lazyPage(TagListPage) },
+  { path: '/pages/modules/search-mail/index', element: lazyPage(SearchMailPage) },
   { path: '/pages/modules/setting-language/index', element: lazyPage(SettingLanguagePage) },
   { path: '/pages/modules/setting-about/index', element: lazyPage(SettingAboutPage) },
   { path: '/pages/write/index', element: lazyPage(WritePage) },
@@ -65,6 +67,3 @@ export const router = createHashRouter([
   { path: '/pages/modules/reply-success/index', element: lazyPage(ReplySuccessPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);
-  { path: '/pages/modules/create-dir/index', element: lazyPage(CreateDirPage) },
-  { path: '/pages/modules/tag-list/index', element: lazyPage(TagListPage) },
-  { path: '/pages/modules/search-mail/index', element: lazyPage(SearchMailPage) },
