@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { SpinLoading } from 'antd-mobile';
 import { createHashRouter } from 'react-router-dom';
+import AddressPage from './pages/address';
 import StartPage from './pages/index';
 import ListTabPage from './pages/list-tab';
 import LoginPage from './pages/login';
