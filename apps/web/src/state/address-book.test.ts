@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Contact, Department } from '@mailwing/shared';
-import { childDepartments, collectPages, contactsInGroup, departmentPath, flattenDepartments, groupByInitial } from './address-book';
+import { childDepartments, collectPages, contactsInGroup, departmentPath, flattenDepartments, groupByInitial, isSenderPattern, subtreeMembers } from './address-book';
 
 const contact = (name: string, initial: string, extra: Partial<Contact> = {}): Contact => ({
   id: name, name, email: `${name}@x.test`, phone: '', company: '', jobTitle: '', jobNumber: '', groupIds: [], important: false, initial, ...extra,
@@ -56,6 +56,15 @@ describe('department tree', () => {
     expect(departmentPath(tree, '1', '5').map((d) => d.name)).toEqual(['Demo Co']);
   });
 
+  it('counts the members of a whole department', () => {
+    const counted = tree.map((d, i) => ({ ...d, members: i + 1 }));
+    // Engineering (3) and Backend (4); Sales (2); the root's own (1) plus all of them.
+    expect(subtreeMembers(counted, '2')).toBe(7);
+    expect(subtreeMembers(counted, '3')).toBe(2);
+    expect(subtreeMembers(counted, '1')).toBe(10);
+    expect(subtreeMembers(counted, '5')).toBe(11);
+  });
+
   it('flattens the tree in order with depths', () => {
     expect(flattenDepartments(tree, '1').map((d) => `${d.depth}:${d.department.name}`)).toEqual(['0:Demo Co', '1:Engineering', '2:Backend', '1:Sales']);
   });
@@ -81,5 +90,12 @@ describe('collectPages', () => {
       return { list: [calls, calls], total: 1000, size: 2 };
     }, 3);
     expect(endless).toEqual([1, 1, 2, 2, 3, 3]);
+  });
+});
+
+describe('isSenderPattern', () => {
+  it('takes an address or a domain, with or without a leading @', () => {
+    for (const ok of ['spam@spammy.test', 'spammy.test', '@spammy.test', ' Mail.Spammy.TEST ', 'a-b.co']) expect(isSenderPattern(ok), ok).toBe(true);
+    for (const bad of ['', 'spammy', '@', 'two words.test', 'x@', '-bad.test', 'a..b.test']) expect(isSenderPattern(bad), bad).toBe(false);
   });
 });

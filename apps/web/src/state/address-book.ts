@@ -1,4 +1,4 @@
-import type { Contact, Department } from '@mailwing/shared';
+import { isEmail, type Contact, type Department } from '@mailwing/shared';
 
 // Pure rules of the address book pages: the index bar's grouping and the
 // department tree's paths. No React and no calls here, so they are unit-tested.
@@ -107,4 +107,29 @@ export async function collectPages<T>(
     if (result.list.length < result.size || items.length >= result.total) break;
   }
   return items;
+}
+
+/** Members of a department and all its sub-departments (the server counts each department's own). */
+export function subtreeMembers(list: readonly Department[], id: string): number {
+  let total = 0;
+  const seen = new Set<string>();
+  const visit = (deptId: string) => {
+    if (seen.has(deptId)) return;
+    seen.add(deptId);
+    for (const d of list) {
+      if (d.id === deptId) total += d.members;
+      else if (d.parentId === deptId) visit(d.id);
+    }
+  };
+  visit(id);
+  return total;
+}
+
+/**
+ * What the block and allow lists take (as the server's SenderPattern): an
+ * address, or a domain with or without a leading "@".
+ */
+export function isSenderPattern(text: string): boolean {
+  const v = text.trim().toLowerCase().replace(/^@/, '');
+  return isEmail(v) || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(v);
 }

@@ -1,21 +1,24 @@
-import { List } from 'antd-mobile';
-import { UserContactOutline } from 'antd-mobile-icons';
+import { lazy, Suspense } from 'react';
+import { SpinLoading } from 'antd-mobile';
 import { useT } from '../../i18n';
-import { AccountCard } from '../../ui/account-card';
 import { Page } from '../../ui/page';
-import { EmptyState } from '../../ui/state-view';
+import { AddressSegment, useAddressView } from './segment';
+import './address.css';
 
-/** Address book tab: the current account and the (still empty) contact list. */
+// The tab itself is in the first-screen bundle; its two views (index bar,
+// swipe rows, department tree) load on demand.
+const ContactsView = lazy(() => import('./contacts-view'));
+const CompanyView = lazy(() => import('./company-view'));
+
+/** Address book tab (spec §2): personal contacts, or the company directory. */
 export default function AddressPage() {
   const m = useT();
-  return (
+  const [view] = useAddressView();
+  const fallback = (
     <Page title={m.tabAddress}>
-      <AccountCard label={m.myAccount} />
-      <List header={m.contacts}>
-        <List.Item>
-          <EmptyState icon={<UserContactOutline />} text={m.noContacts} hint={m.noContactsHint} />
-        </List.Item>
-      </List>
+      <AddressSegment />
+      <div className="mw-center"><SpinLoading color="primary" /></div>
     </Page>
   );
+  return <Suspense fallback={fallback}>{view === 'company' ? <CompanyView /> : <ContactsView />}</Suspense>;
 }

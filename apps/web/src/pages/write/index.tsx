@@ -8,6 +8,8 @@ import { ApiError } from '../../api/request';
 import { useT, type Messages } from '../../i18n';
 import { compose, useCompose, type ComposeSource } from '../../state/compose';
 import { checkFiles, mentionsAttachment, ownText, sendProblems, type SendField, type SendProblem } from '../../state/compose-rules';
+import { takeChosenRecipients, type RecipientField } from '../../state/recipient-choice';
+import { AddressBookButton, CHOOSER_ROUTE } from '../../ui/address-book-button';
 import { formatDateTime } from '../../ui/date-time';
 import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
@@ -69,6 +71,15 @@ export default function WritePage() {
     // The history entry names the mail; its query cannot change under it.
   }, [entryKey]);
 
+  // Back from the address book chooser (or sent here to write to someone):
+  // the people chosen go into the field they were chosen for, once.
+  useEffect(() => {
+    const chosen = takeChosenRecipients();
+    if (!chosen) return;
+    compose.addRecipients(chosen.field, chosen.recipients);
+    if (chosen.field !== 'to') setShowCopies(true);
+  }, [entryKey]);
+
   // Drafts (issue brief): every few seconds when something changed, when the
   // page is hidden, and when it is left.
   useEffect(() => {
@@ -96,6 +107,15 @@ export default function WritePage() {
   const busy = state.phase === 'sending';
 
   const clearError = (field: SendField) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+
+  const bookButton = (field: RecipientField, label: string) => (
+    <AddressBookButton field={field} label={label} onOpen={() => {
+      clearError(field);
+      // The mail stays open: save it quietly, as on the way to the attachment page.
+      staying.current = true;
+      navigate(`${CHOOSER_ROUTE}?type=${field}`);
+    }} />
+  );
 
   const onImage = async (file: File): Promise<string | null> => {
     const { refused } = checkFiles([file], [], state.limits);
@@ -203,7 +223,7 @@ export default function WritePage() {
               compose.addRecipients('to', r);
             }}
             onRemove={(i) => compose.removeRecipient('to', i)}
-            extra={!copiesShown && <a className="mw-compose-more" onClick={() => setShowCopies(true)}>{m.showCcBcc}</a>}
+            extra={<>{!copiesShown && <a className="mw-compose-more" onClick={() => setShowCopies(true)}>{m.showCcBcc}</a>}{bookButton('to', m.to)}</>}
           />
           {copiesShown && (
             <>
@@ -217,6 +237,7 @@ export default function WritePage() {
                   compose.addRecipients('cc', r);
                 }}
                 onRemove={(i) => compose.removeRecipient('cc', i)}
+                extra={bookButton('cc', m.cc)}
               />
               <AddressField
                 name="bcc"
@@ -228,6 +249,7 @@ export default function WritePage() {
                   compose.addRecipients('bcc', r);
                 }}
                 onRemove={(i) => compose.removeRecipient('bcc', i)}
+                extra={bookButton('bcc', m.bcc)}
               />
             </>
           )}
