@@ -27,6 +27,17 @@ const AttachUploadPage = lazy(() => import('./pages/modules/other-attach-upload'
 const WriteResultPage = lazy(() => import('./pages/modules/write-result'));
 const ReplySuccessPage = lazy(() => import('./pages/modules/reply-success'));
 const NotFoundPage = lazy(() => import('./pages/not-found'));
+// Address book and company directory (issue 6)
+const ContactPage = lazy(() => import('./pages/address/contact'));
+const GroupsPage = lazy(() => import('./pages/address/groups'));
+const GroupPage = lazy(() => import('./pages/address/group'));
+const TransferPage = lazy(() => import('./pages/address/transfer'));
+const RulesPage = lazy(() => import('./pages/address/rules'));
+const AddressChoosePage = lazy(() => import('./pages/address-choose'));
+const ChooseMemberPage = lazy(() => import('./pages/modules/choose-member'));
+const MemberDetailPage = lazy(() => import('./pages/modules/member-detail'));
+const MemberEditPage = lazy(() => import('./pages/modules/member-edit'));
+const SearchMemberPage = lazy(() => import('./pages/modules/search-member'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -66,5 +77,15 @@ export const router = createHashRouter([
   { path: '/pages/modules/other-attach-upload/index', element: lazyPage(AttachUploadPage) },
   { path: '/pages/modules/write-result/index', element: lazyPage(WriteResultPage) },
   { path: '/pages/modules/reply-success/index', element: lazyPage(ReplySuccessPage) },
+  { path: '/pages/address/contact', element: lazyPage(ContactPage) },
+  { path: '/pages/address/groups', element: lazyPage(GroupsPage) },
+  { path: '/pages/address/group', element: lazyPage(GroupPage) },
+  { path: '/pages/address/transfer', element: lazyPage(TransferPage) },
+  { path: '/pages/address/rules', element: lazyPage(RulesPage) },
+  { path: '/pages/address-choose/index', element: lazyPage(AddressChoosePage) },
+  { path: '/pages/modules/choose-member/index', element: lazyPage(ChooseMemberPage) },
+  { path: '/pages/modules/member-detail/index', element: lazyPage(MemberDetailPage) },
+  { path: '/pages/modules/member-edit/index', element: lazyPage(MemberEditPage) },
+  { path: '/pages/modules/search-member/index', element: lazyPage(SearchMemberPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

@@ -54,6 +54,7 @@ export const en = {
   urgent: 'Urgent',
   attachment: 'Attachment',
   unread: 'Unread',
+  importantSender: 'Important contact',
   folders: 'Folders',
   // Folders by id, spec §3
   folder0: 'Inbox',

@@ -50,6 +50,7 @@ export const zh: Messages = {
   urgent: '紧急',
   attachment: '附件',
   unread: '未读',
+  importantSender: '重要联系人',
   folders: '文件夹',
   folder0: '收件箱',
   folder1: '已发送',
