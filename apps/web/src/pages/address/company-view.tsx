@@ -13,6 +13,7 @@ import { ADDRESS_ROUTES } from './hooks';
 import { MemberList } from './member-list';
 import { pullTexts } from './pull-texts';
 import { AddressSegment } from './segment';
+import './address.css';
 
 /** The company directory: breadcrumbs, sub-departments, and the members of the department shown (?dept=). */
 export default function CompanyView() {

@@ -11,6 +11,7 @@ import { EmptyState, ErrorState } from '../../ui/state-view';
 import { ADDRESS_ROUTES, useDebounced } from './hooks';
 import { joinMeta, PersonRow } from './rows';
 import { AddressSegment } from './segment';
+import './address.css';
 import { pullTexts } from './pull-texts';
 
 /** The address book's own contacts: search, an index bar by initial with important contacts pinned, swipe actions. */
