@@ -3,6 +3,7 @@ import type { QuickFilter } from '@mailwing/shared';
 import type { ListFilters } from '../api/endpoints';
 import { useT } from '../i18n';
 import { useTags } from '../state/tags';
+import { useCloseOnLeave } from './close-on-leave';
 import { Swatch } from './tag-chips';
 
 export const QUICK_FILTERS: readonly QuickFilter[] = ['unread', 'starred', 'urgent', 'attach'];
@@ -20,12 +21,13 @@ export function FilterBar({ filter, tag, onChange, disabled = false }: Props) {
   const navigate = useNavigate();
   const tags = useTags();
   const current = tag ? tags.find((t) => t.id === tag) : undefined;
+  const track = useCloseOnLeave();
 
   const chooseTag = () => {
-    void import('./tag-sheet').then(({ showTagSheet }) => showTagSheet(m, tags, tag, (picked) => {
+    void import('./tag-sheet').then(({ showTagSheet }) => track(showTagSheet(m, tags, tag, (picked) => {
       if (picked === 'manage') navigate('/pages/modules/tag-list/index');
       else onChange({ filter, tag: picked });
-    }));
+    })));
   };
 
   const chip = (key: string, on: boolean, label: string, onClick: () => void) => (

@@ -87,7 +87,7 @@ export function MailRow({ mail, onOpen, selecting = false, selected = false, onT
         </div>
         {(mail.tags.length > 0 || mail.snippet) && (
           <div className="mw-mail-line mw-mail-third">
-            <TagChips names={mail.tags} />
+            <TagChips names={mail.tags} max={2} />
             <span className="mw-mail-snippet">{renderText(mail.snippet)}</span>
           </div>
         )}

@@ -9,13 +9,16 @@ export function TagChip({ name, color }: { name: string; color: string }) {
   );
 }
 
-/** The tags of a mail (names from the API) as coloured chips. */
-export function TagChips({ names }: { names: readonly string[] }) {
+/** The tags of a mail (names from the API) as coloured chips; past `max`, a "+N" chip stands for the rest. */
+export function TagChips({ names, max = Infinity }: { names: readonly string[]; max?: number }) {
   const tags = useTags();
   if (names.length === 0) return null;
+  const shown = names.length > max ? names.slice(0, max) : names;
+  const rest = names.length - shown.length;
   return (
     <span className="mw-tags">
-      {names.map((name) => <TagChip key={name} name={name} color={tagColor(tags, name)} />)}
+      {shown.map((name) => <TagChip key={name} name={name} color={tagColor(tags, name)} />)}
+      {rest > 0 && <span className="mw-tag mw-tag-more" title={names.slice(max).join(', ')}>+{rest}</span>}
     </span>
   );
 }

@@ -7,7 +7,7 @@ import { Swatch } from './tag-chips';
  * The tag filter's choices as a bottom sheet. Its own module, loaded on the
  * first tap, so the sheet stays out of the first-screen bundle.
  */
-export function showTagSheet(m: Messages, tags: readonly Tag[], current: string | undefined, onPick: (tag: string | undefined | 'manage') => void): void {
+export function showTagSheet(m: Messages, tags: readonly Tag[], current: string | undefined, onPick: (tag: string | undefined | 'manage') => void): { close(): void } {
   const handler = ActionSheet.show({
     extra: m.filterByTag,
     cancelText: m.cancel,
@@ -25,4 +25,5 @@ export function showTagSheet(m: Messages, tags: readonly Tag[], current: string 
       onPick(action.key === 'manage' ? 'manage' : action.key ? String(action.key) : undefined);
     },
   });
+  return handler;
 }

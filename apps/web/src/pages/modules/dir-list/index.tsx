@@ -11,6 +11,7 @@ import { FolderList, folderTree } from '../../../ui/folder-list';
 import { folderLevel } from '../../../ui/folder-rules';
 import { Page } from '../../../ui/page';
 import { TAB_ROUTES } from '../../../ui/tab-layout';
+import { useCloseOnLeave } from '../../../ui/close-on-leave';
 import { RenameDialog } from './rename-dialog';
 
 const CREATE_DIR = '/pages/modules/create-dir/index';
@@ -35,6 +36,7 @@ export default function DirListPage() {
   const [renaming, setRenaming] = useState<Folder | null>(null);
   const [archiveDays, setArchiveDays] = useState<number | null>(null);
   const custom = mbox?.custom ?? [];
+  const track = useCloseOnLeave();
 
   useEffect(() => {
     void refreshMbox();
@@ -88,6 +90,7 @@ export default function DirListPage() {
         else if (action.key === 'delete') void remove(folder);
       },
     });
+    track(handler);
   };
 
   const chooseArchive = () => {
@@ -105,6 +108,7 @@ export default function DirListPage() {
         Toast.show({ content: m.saved });
       },
     });
+    track(handler);
   };
 
   return (

@@ -7,6 +7,7 @@ import { organiseApi } from '../../../api/organise';
 import { useOrganiseT } from '../../../i18n/organise';
 import { searchHistory, useSearchHistory } from '../../../state/search-history';
 import { useSession } from '../../../state/session';
+import { useCloseOnLeave } from '../../../ui/close-on-leave';
 import { formatDate } from '../../../ui/date-time';
 import { HighlightText } from '../../../ui/highlight-text';
 import { WRITE_ROUTE } from '../../../ui/compose-button';
@@ -88,6 +89,7 @@ function SearchFilters({ form, onChange }: { form: SearchForm; onChange: (next: 
   const m = useOrganiseT();
   const mbox = useSession((s) => s.mbox);
   const [picking, setPicking] = useState(false);
+  const track = useCloseOnLeave();
   const folders = [...(mbox?.system ?? []), ...(mbox?.custom ?? [])];
   const folder = folders.find((f) => f.mid === form.mid);
 
@@ -107,6 +109,7 @@ function SearchFilters({ form, onChange }: { form: SearchForm; onChange: (next: 
         onChange({ ...form, mid: String(action.key) });
       },
     });
+    track(handler);
   };
 
   const chooseDate = () => {
@@ -121,6 +124,7 @@ function SearchFilters({ form, onChange }: { form: SearchForm; onChange: (next: 
         else onChange({ ...form, range: action.key as DateRange, since: undefined, until: undefined });
       },
     });
+    track(handler);
   };
 
   const now = new Date();

@@ -1,0 +1,19 @@
+import { useEffect, useRef } from 'react';
+
+interface Closable {
+  close(): void;
+}
+
+/**
+ * Imperative sheets (ActionSheet.show) live on document.body, outside the
+ * route; without this one left open would stay over the next page after a
+ * back gesture. Pass each handler to track(); leaving the page closes it.
+ */
+export function useCloseOnLeave(): (handler: Closable) => void {
+  const open = useRef<Closable | null>(null);
+  useEffect(() => () => open.current?.close(), []);
+  return (handler) => {
+    open.current?.close();
+    open.current = handler;
+  };
+}
