@@ -25,11 +25,12 @@ export function onLiveEvent(listener: Listener): () => void {
 
 /**
  * Whether a list showing folder `mid` should reload for this event: the
- * folder changed, the server lost track (resync), or we were away (a hello
- * after a reconnection).
+ * folder changed, or the server lost track (resync), or a hello: every
+ * (re)connection may have missed changes, and reloading is how we catch up
+ * (the first one too, since the list may have loaded before the stream opened).
  */
 export function affectsFolder(event: LiveEvent, mid: string): boolean {
-  if (event.type === 'hello') return event.catchUp;
+  if (event.type === 'hello') return true;
   return event.kinds.includes('resync') || event.folders.includes(mid);
 }
 

@@ -62,13 +62,13 @@ describe('live events', () => {
     expect(toLiveEvent({ event: 'other', data: '{}' }, false)).toBeNull();
   });
 
-  it('reloads a list for its own folder, a resync, or a hello after a gap', () => {
+  it('reloads a list for its own folder, a resync, or any hello', () => {
     const mail = (folders: string[], kinds: MailEventKind[] = ['new']): LiveEvent =>
       ({ type: 'mail', kinds, ids: [], folders, mbox: null });
     expect(affectsFolder(mail(['0', '4']), '0')).toBe(true);
     expect(affectsFolder(mail(['4']), '0')).toBe(false);
     expect(affectsFolder(mail([], ['resync']), '101')).toBe(true);
-    expect(affectsFolder({ type: 'hello', mbox, catchUp: false }, '0')).toBe(false);
+    expect(affectsFolder({ type: 'hello', mbox, catchUp: false }, '0')).toBe(true);
     expect(affectsFolder({ type: 'hello', mbox, catchUp: true }, '0')).toBe(true);
   });
 

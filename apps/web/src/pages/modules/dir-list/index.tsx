@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ActionSheet, Dialog, List, Toast } from 'antd-mobile';
+import { ActionSheet, Dialog, List, PullToRefresh, Toast } from 'antd-mobile';
 import { AddOutline, CheckOutline, MoreOutline } from 'antd-mobile-icons';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { badgeText, FIRST_CUSTOM_FOLDER_ID, FOLDER_MAX_DEPTH, type Folder } from '@mailwing/shared';
@@ -117,34 +117,45 @@ export default function DirListPage() {
       back={TAB_ROUTES.inbox}
       right={<a className="mw-nav-action" role="button" data-action="new-folder" onClick={() => navigate(CREATE_DIR)}><AddOutline /> {m.newFolderShort}</a>}
     >
-      {mbox && (
-        <FolderList
-          mbox={mbox}
-          description={(f) => m.total(f.total)}
-          extra={(f) => (
-            <span className="mw-folder-extra">
-              {f.mid === current ? <CheckOutline className="mw-check" /> : <span className="mw-count">{badgeText(f.count)}</span>}
-              {Number(f.mid) >= FIRST_CUSTOM_FOLDER_ID && (
-                <a role="button" className="mw-icon-button" aria-label={m.folderActions(f.name)} data-folder-actions={f.mid} onClick={(e) => {
-                  e.stopPropagation();
-                  actions(f);
-                }}>
-                  <MoreOutline />
-                </a>
-              )}
-            </span>
-          )}
-          onPick={open}
-        />
-      )}
-      {mbox && folderTree(custom).length === 0 && (
-        <div className="mw-hint">{m.noCustomFoldersHint}</div>
-      )}
-      {archiveDays !== null && (
-        <List header={m.mailHistory} className="mw-gap">
-          <List.Item extra={m.autoArchiveDays(archiveDays)} onClick={chooseArchive} data-setting="auto-archive">{m.autoArchive}</List.Item>
-        </List>
-      )}
+      <PullToRefresh
+        onRefresh={async () => {
+          await refreshMbox();
+          setArchiveDays((await organiseApi.autoArchive()).days);
+        }}
+        pullingText={m.pullToRefresh}
+        canReleaseText={m.releaseToRefresh}
+        refreshingText={m.refreshing}
+        completeText={m.refreshed}
+      >
+        {mbox && (
+          <FolderList
+            mbox={mbox}
+            description={(f) => m.total(f.total)}
+            extra={(f) => (
+              <span className="mw-folder-extra">
+                {f.mid === current ? <CheckOutline className="mw-check" /> : <span className="mw-count">{badgeText(f.count)}</span>}
+                {Number(f.mid) >= FIRST_CUSTOM_FOLDER_ID && (
+                  <a role="button" className="mw-icon-button" aria-label={m.folderActions(f.name)} data-folder-actions={f.mid} onClick={(e) => {
+                    e.stopPropagation();
+                    actions(f);
+                  }}>
+                    <MoreOutline />
+                  </a>
+                )}
+              </span>
+            )}
+            onPick={open}
+          />
+        )}
+        {mbox && folderTree(custom).length === 0 && (
+          <div className="mw-hint">{m.noCustomFoldersHint}</div>
+        )}
+        {archiveDays !== null && (
+          <List header={m.mailHistory} className="mw-gap">
+            <List.Item extra={m.autoArchiveDays(archiveDays)} onClick={chooseArchive} data-setting="auto-archive">{m.autoArchive}</List.Item>
+          </List>
+        )}
+      </PullToRefresh>
       <RenameDialog
         folder={renaming}
         custom={custom}
