@@ -1,10 +1,11 @@
 import type { CSSProperties } from 'react';
 import { TabBar } from 'antd-mobile';
-import { MailOutline, SetOutline, UnorderedListOutline, UserContactOutline } from 'antd-mobile-icons';
+import { MailOutline, UnorderedListOutline, UserContactOutline } from 'antd-mobile-icons';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { TAB_COLOR, TAB_SELECTED_COLOR } from '@mailwing/shared';
 import { useT } from '../i18n';
 import { useSession } from '../state/session';
+import { GearIcon } from './icons';
 
 export const TAB_ROUTES = {
   inbox: '/pages/list-tab/index',
@@ -31,7 +32,7 @@ export function TabLayout() {
         <TabBar.Item key={TAB_ROUTES.inbox} title={m.tabInbox} icon={<MailOutline />} badge={badge ?? undefined} />
         <TabBar.Item key={TAB_ROUTES.mailbox} title={m.tabMailbox} icon={<UnorderedListOutline />} />
         <TabBar.Item key={TAB_ROUTES.address} title={m.tabAddress} icon={<UserContactOutline />} />
-        <TabBar.Item key={TAB_ROUTES.settings} title={m.tabSettings} icon={<SetOutline />} />
+        <TabBar.Item key={TAB_ROUTES.settings} title={m.tabSettings} icon={<GearIcon />} />
       </TabBar>
     </div>
   );
