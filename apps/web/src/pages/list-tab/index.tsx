@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
+import { SystemFolder } from '@mailwing/shared';
 import { refreshMbox } from '../../api/endpoints';
 import { useT } from '../../i18n';
-import { useSession } from '../../state/session';
+import { session, useSession } from '../../state/session';
 import { FolderMailView } from '../../ui/folder-mail-view';
 import { folderName } from '../../ui/folder-name';
 
@@ -16,6 +17,12 @@ export default function ListTabPage() {
   useEffect(() => {
     void refreshMbox();
   }, []);
+
+  // The folder was deleted (here or on another device): back to the Inbox.
+  const gone = Boolean(mbox) && !folder;
+  useEffect(() => {
+    if (gone) session.setCurrentFolder(SystemFolder.Inbox);
+  }, [gone]);
 
   return (
     <FolderMailView
