@@ -265,6 +265,36 @@ describe('organise and find', () => {
     for (const subject of batch) expect(deleted.some((m) => m.subject === subject)).toBe(true);
   });
 
+  it('renames a folder, then deletes its tree after a warning that its mail moves to Deleted', async () => {
+    const [l1, , l3] = await Promise.all(levels.map(folderId));
+    await page.goto(`${BASE_URL}/#/pages/modules/dir-list/index`);
+    await page.locator(`[data-folder-actions="${l1}"]`).click();
+    await page.locator('.adm-action-sheet-button-item', { hasText: 'Rename' }).click();
+    const input = page.locator('input[name=rename-folder]');
+    await input.fill(levels[1]!);
+    await page.locator('.adm-dialog-button', { hasText: 'Save' }).click();
+    // Not a sibling's name: the other top-level folders are checked, and this one's child does not count.
+    await expect.poll(async () => (await folders()).find((f) => f.mid === l1)?.name).toBe(levels[1]);
+    const renamed = `Org top ${short}`;
+    await page.locator(`[data-folder-actions="${l1}"]`).click();
+    await page.locator('.adm-action-sheet-button-item', { hasText: 'Rename' }).click();
+    await input.fill(renamed);
+    await page.locator('.adm-dialog-button', { hasText: 'Save' }).click();
+    await page.locator('.adm-list-item', { hasText: renamed }).waitFor();
+    expect((await folders()).find((f) => f.mid === l1)?.name).toBe(renamed);
+
+    await page.locator(`[data-folder-actions="${l1}"]`).click();
+    await page.locator('.adm-action-sheet-button-item', { hasText: 'Delete folder' }).click();
+    const warning = page.locator('.adm-dialog-body', { hasText: 'moves to Deleted' });
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('Its 2 folders inside go too. Its mail (1) moves to Deleted.');
+    await page.locator('.adm-dialog-button', { hasText: 'Delete' }).click();
+    await toast('moved to Deleted');
+    await page.locator('.adm-list-item', { hasText: renamed }).waitFor({ state: 'detached' });
+    expect((await folders()).some((f) => f.mid === l1 || f.mid === l3)).toBe(false);
+    expect(await find('4', moveA)).toBeDefined();
+  });
+
   it('shows a mail sent over SMTP in the open inbox, with the badge raised, without a refresh', async () => {
     await page.goto(`${BASE_URL}/#/pages/list-tab/index`);
     await page.locator('.mw-mail-row').first().waitFor();
