@@ -57,3 +57,4 @@ export type SearchResult = z.infer<typeof SearchResult>;
 
 export const AutoArchiveInput = z.object({ days: z.coerce.number().int().min(0).max(3650) });
 export const AutoArchive = z.object({ days: z.number().int() });
+export type AutoArchive = z.infer<typeof AutoArchive>;
