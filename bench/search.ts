@@ -70,7 +70,8 @@ const t0 = performance.now();
     if ((start / BATCH) % 40 === 0) step(`loaded ${start + rows.length}`);
   }
   await services.blobs.store.release(staged);
-  await sql`ANALYZE`.execute(db.db);
+  // A freshly bulk-loaded table would otherwise be vacuumed by autovacuum during the timing.
+  await sql`VACUUM ANALYZE`.execute(db.db);
   await close();
 }
 const loadSecs = (performance.now() - t0) / 1000;
@@ -88,17 +89,26 @@ try {
     const first = await (await fetch(url, { headers: auth })).json() as { code: number; data: { total: number; more: boolean } };
     if (first.code !== 200) throw new Error(`${q}: ${JSON.stringify(first)}`);
     for (let i = 0; i < 20; i++) await fetch(url, { headers: auth }).then((r) => r.arrayBuffer());
-    const times: number[] = [];
-    let next = 0;
-    await Promise.all(Array.from({ length: CLIENTS }, async () => {
-      while (next++ < REQUESTS) {
-        const t = performance.now();
-        await (await fetch(url, { headers: auth })).arrayBuffer();
-        times.push(performance.now() - t);
-      }
-    }));
-    times.sort((a, b) => a - b);
-    result[name] = { q, hits: first.data.more ? `${first.data.total}+` : first.data.total, p50_ms: round(percentile(times, 50)), p99_ms: round(percentile(times, 99)) };
+    // One client shows the service time; several show it with queueing on the shared cores.
+    const measure = async (clients: number) => {
+      const times: number[] = [];
+      let next = 0;
+      await Promise.all(Array.from({ length: clients }, async () => {
+        while (next++ < REQUESTS) {
+          const t = performance.now();
+          await (await fetch(url, { headers: auth })).arrayBuffer();
+          times.push(performance.now() - t);
+        }
+      }));
+      times.sort((a, b) => a - b);
+      return { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)) };
+    };
+    const one = await measure(1);
+    const many = await measure(CLIENTS);
+    result[name] = {
+      q, hits: first.data.more ? `${first.data.total}+` : first.data.total,
+      p50_ms: many.p50, p99_ms: many.p99, single_client_p50_ms: one.p50, single_client_p99_ms: one.p99,
+    };
     step(`${name} (${q}): ${JSON.stringify(result[name])}`);
   }
 } finally {
