@@ -33,6 +33,10 @@ export async function connect(opts: { databaseUrl?: string; dataDir: string; mem
   if (opts.databaseUrl) {
     const url = opts.databaseUrl;
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection can die under the pool (server restart, admin shutdown, a dropped
+    // database). pg-pool then emits 'error' on the pool, which without a listener would
+    // crash the process; the pool simply opens a new connection when one is next needed.
+    pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', listen: (channel, fn, onLost) => pgListen(url, channel, fn, onLost), close: () => db.destroy() };
   }
