@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MboxIndex } from '@mailwing/shared';
 import { startDemo, type TestServer } from './harness.js';
@@ -78,6 +79,21 @@ describe('live updates', () => {
     const r = await fetch(`${s.base}/h5/events`);
     expect(await r.json()).toMatchObject({ code: 401 });
   });
+
+  it.runIf(process.env.DATABASE_URL)('survives PostgreSQL closing its connections: queries go on, streams resync and events resume', async () => {
+    const stream = await openStream(s.base, alice);
+    await stream.next((e) => e.event === 'hello');
+    const admin = new pg.Client({ connectionString: s.config.databaseUrl });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    await admin.end();
+    // The LISTEN connection comes back after a second and tells the stream it may have missed something.
+    await stream.next((e) => e.event === 'mail' && e.data.kinds!.includes('resync'));
+    expect((await s.get('/h5/mbox/index', {}, alice)).code).toBe(200);
+    await s.send({ from: 'z@outside.example', to: 'alice@demo.test', subject: 'After the restart', text: 'hi' });
+    await stream.next((e) => e.event === 'mail' && e.data.kinds!.includes('new'));
+    await stream.close();
+  }, 30_000);
 
   it.runIf(process.env.DATABASE_URL)('delivers mail accepted by SMTP on node A to a stream open on node B (PostgreSQL LISTEN/NOTIFY)', async () => {
     const child = fork(fileURLToPath(new URL('./fixtures/server-child.ts', import.meta.url)), [], {
