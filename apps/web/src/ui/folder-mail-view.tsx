@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
-import { DotLoading, InfiniteScroll, Modal, PullToRefresh, SwipeAction, Toast } from 'antd-mobile';
+import { Modal, PullToRefresh, SwipeAction, Toast } from 'antd-mobile';
+import { LoadMore } from './load-more';
 import { FolderOutline } from 'antd-mobile-icons';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, SystemFolder, type MailList, type MailSummary, type QuickFilter } from '@mailwing/shared';
@@ -321,19 +322,7 @@ function FolderMailPage({ mid, title, navTitle, tab = false, back, filter, tag, 
               <EmptyState text={m.emptyFolder} />
             )
           ) : (
-            <InfiniteScroll loadMore={loadMore} hasMore={hasMore}>
-              {(more, loadFailed, retryLoad) => (
-                <span className="mw-load-more">
-                  {loadFailed ? (
-                    <a onClick={() => void retryLoad()}>{m.loadMore}</a>
-                  ) : more ? (
-                    <>{m.loadingMore}<DotLoading /></>
-                  ) : (
-                    m.noMore
-                  )}
-                </span>
-              )}
-            </InfiniteScroll>
+            <LoadMore loadMore={loadMore} hasMore={hasMore} />
           )}
         </PullToRefresh>
       )}

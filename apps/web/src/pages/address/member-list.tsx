@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { DotLoading, InfiniteScroll } from 'antd-mobile';
+import { LoadMore } from '../../ui/load-more';
 import { PAGE_SIZE_DEFAULT, type Member } from '@mailwing/shared';
 import { directoryApi, type MemberQuery } from '../../api/directory';
 import { useAddressT } from '../../i18n/address';
@@ -54,13 +54,7 @@ export function MemberList({ query, onOpen, isChecked, idle = false }: Props) {
       {!hasMore && items.length === 0 ? (
         <EmptyState text={m.abNoMembers} />
       ) : (
-        <InfiniteScroll loadMore={loadMore} hasMore={hasMore}>
-          {(more, failed, retry) => (
-            <span className="mw-load-more">
-              {failed ? <a onClick={() => void retry()}>{m.loadMore}</a> : more ? <>{m.loadingMore}<DotLoading /></> : m.noMore}
-            </span>
-          )}
-        </InfiniteScroll>
+        <LoadMore loadMore={loadMore} hasMore={hasMore} />
       )}
     </>
   );

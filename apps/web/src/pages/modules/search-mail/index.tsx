@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { ActionSheet, Button, CalendarPicker, Dialog, DotLoading, InfiniteScroll, PullToRefresh, SearchBar } from 'antd-mobile';
+import { ActionSheet, Button, CalendarPicker, Dialog, PullToRefresh, SearchBar } from 'antd-mobile';
+import { LoadMore } from '../../../ui/load-more';
 import { CloseOutline, SearchOutline } from 'antd-mobile-icons';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { DATE_PICKER_YEARS, highlightTerms, PAGE_SIZE_DEFAULT, SystemFolder, type MailSummary, type SearchResult } from '@mailwing/shared';
@@ -261,19 +262,7 @@ function Results({ form }: { form: SearchForm }) {
       {none ? (
         <EmptyState icon={<SearchOutline />} text={m.searchNone(form.q)} hint={m.searchNoneHint} />
       ) : (
-        <InfiniteScroll loadMore={loadMore} hasMore={hasMore}>
-          {(more, loadFailed, retryLoad) => (
-            <span className="mw-load-more">
-              {loadFailed ? (
-                <a onClick={() => void retryLoad()}>{m.loadMore}</a>
-              ) : more ? (
-                <>{m.loadingMore}<DotLoading /></>
-              ) : (
-                m.noMore
-              )}
-            </span>
-          )}
-        </InfiniteScroll>
+        <LoadMore loadMore={loadMore} hasMore={hasMore} />
       )}
     </PullToRefresh>
   );
