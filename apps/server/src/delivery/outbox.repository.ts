@@ -56,13 +56,6 @@ export async function recordFailed(db: Db, id: number, error: string, host: stri
   return row?.message_id ?? null;
 }
 
-/** Releases held jobs of a sent mail (audit passed or a timed send came due). */
-export async function release(db: Db, messageId: number): Promise<number> {
-  const r = await db.updateTable('outbox').set({ status: 'queued', next_attempt_at: new Date(), updated_at: new Date() })
-    .where('message_id', '=', messageId).where('status', '=', 'held').executeTakeFirst();
-  return Number(r.numUpdatedRows);
-}
-
 /**
  * The sent copy's overall status follows its outside recipients: any failure is
  * send_failed, anything still queued is sending, otherwise sent. A recalled or
