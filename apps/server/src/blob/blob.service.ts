@@ -21,6 +21,18 @@ export class BlobService {
     if (counts.size > 0) await repo.dropRefs(trx, counts);
   }
 
+  /** The first bytes of a blob (e.g. a message's header block), without reading a large one whole. */
+  async head(hash: string, bytes = 64 * 1024): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let n = 0;
+    for await (const chunk of this.store.stream(hash)) {
+      chunks.push(chunk as Buffer);
+      n += (chunk as Buffer).length;
+      if (n >= bytes) break;
+    }
+    return Buffer.concat(chunks);
+  }
+
   /** Removes unreferenced blobs, each in its own short transaction. Returns how many went. */
   async collect(limit = 500): Promise<number> {
     let removed = 0;

@@ -201,7 +201,7 @@ export class ComposeService {
       .map((a) => ({ id: `${row.id}.${a.index}`, name: a.name, size: a.size, contentType: a.contentType }));
     if (mode === 'edit') {
       if (row.folder_mid !== DRAFTS) throw invalid('mid', 'Only drafts can be continued');
-      const meta = draftMeta(headerBlock(await this.d.blobs.store.get(row.blob_hash)));
+      const meta = draftMeta(headerBlock(await this.d.blobs.head(row.blob_hash)));
       const typed = (list: string[]) => list.map((address) => ({ name: '', address }));
       return {
         to: [...row.to_list, ...typed(meta.typed.to)], cc: [...row.cc_list, ...typed(meta.typed.cc)], bcc: [...row.bcc, ...typed(meta.typed.bcc)], subject: row.subject, html: quoteFor.ownHtml(row, me.token), attachments: files,
