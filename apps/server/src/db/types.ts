@@ -16,6 +16,10 @@ export interface UsersTable {
   id: Id; company_id: number; domain_id: number; department_id: number | null; email: string; password_hash: string;
   name: Generated<string>; role: Generated<'user' | 'admin'>; job_title: Generated<string>; phone: Generated<string>;
   quota_bytes: Generated<number>; used_bytes: Generated<number>; auto_archive_days: ColumnType<number | null, number | null | undefined, number | null>; language: 'zh' | 'en' | null; status: Generated<'active' | 'disabled'>; created_at: CreatedAt;
+  avatar_hash: ColumnType<string | null, string | null | undefined, string | null>; totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_pending: ColumnType<string | null, string | null | undefined, string | null>; backup_email: ColumnType<string | null, string | null | undefined, string | null>;
+  security_question: ColumnType<string | null, string | null | undefined, string | null>; security_answer_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  password_changed_at: Generated<Date>;
 }
 export interface AliasesTable { id: Id; company_id: number; address: string; user_id: number }
 export interface MailGroupsTable { id: Id; company_id: number; address: string; name: string; department_id: number | null }
@@ -62,6 +66,21 @@ export interface ContactsTable {
 export interface ContactGroupMembersTable { group_id: number; contact_id: number }
 export interface SenderRulesTable { user_id: number; kind: 'block' | 'allow'; pattern: string; created_at: CreatedAt }
 
+export interface RecoveryCodesTable { user_id: number; code_hash: string; used_at: Date | null }
+export interface AuthTicketsTable {
+  ticket_hash: string; user_id: number; purpose: 'login' | 'bind' | 'reset'; session_id: number | null; attempts: Generated<number>;
+  ip: Generated<string>; user_agent: Generated<string>; expires_at: Date; created_at: CreatedAt;
+}
+export interface EmailCodesTable { user_id: number; purpose: 'login' | 'reset' | 'backup'; address: string; code_hash: string; attempts: Generated<number>; sent_at: Generated<Date>; expires_at: Date }
+export interface UserSettingsTable {
+  user_id: number; notify_new_mail: Generated<boolean>; quiet_enabled: Generated<boolean>; quiet_start: Generated<number>; quiet_end: Generated<number>;
+  time_zone: Generated<string>; notify_folders: ColumnType<string[], string | undefined, string>; updated_at: Generated<Date>;
+}
+export interface PushSubscriptionsTable { id: Id; user_id: number; session_id: number | null; endpoint: string; p256dh: string; auth: string; created_at: CreatedAt }
+export interface AppKeysTable { name: string; value: ColumnType<unknown, string, string>; created_at: CreatedAt }
+export interface MailboxLinksTable { user_id: number; linked_user_id: number; created_at: CreatedAt }
+export interface WechatBindingsTable { openid: string; unionid: string | null; user_id: number; created_at: CreatedAt }
+
 export interface Database {
   customers: CustomersTable;
   companies: CompaniesTable;
@@ -87,6 +106,14 @@ export interface Database {
   contacts: ContactsTable;
   contact_group_members: ContactGroupMembersTable;
   sender_rules: SenderRulesTable;
+  recovery_codes: RecoveryCodesTable;
+  auth_tickets: AuthTicketsTable;
+  email_codes: EmailCodesTable;
+  user_settings: UserSettingsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  app_keys: AppKeysTable;
+  mailbox_links: MailboxLinksTable;
+  wechat_bindings: WechatBindingsTable;
 }
 
 export type User = Selectable<UsersTable>;

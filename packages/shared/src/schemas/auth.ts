@@ -13,7 +13,7 @@ export type LoginInput = z.infer<typeof LoginInput>;
 export const SessionResult = z.object({ token: z.string(), email: z.string() });
 export type SessionResult = z.infer<typeof SessionResult>;
 
-export const LoginResult = z.union([SessionResult, z.object({ verify: z.literal(true), ticket: z.string() })]);
+export const LoginResult = z.union([SessionResult, z.object({ verify: z.literal(true), ticket: z.string(), ways: z.array(z.enum(['totp', 'email', 'recovery'])), backupEmail: z.string().optional() })]);
 export type LoginResult = z.infer<typeof LoginResult>;
 
 export const AutoLoginInput = z.object({

@@ -6,3 +6,5 @@ export * from './admin.js';
 export * from './organise.js';
 export * from './contacts.js';
 export * from './directory.js';
+export * from './security.js';
+export * from './setting.js';
