@@ -105,6 +105,28 @@ describe('error catalogue (spec §8)', () => {
     await seen('You are currently logged out. Please log in again.');
   });
 
+  it("401 for another mailbox's token rejects without logging the current one out", async () => {
+    session.setToken('tok');
+    session.setCurrentEmailName('alice@demo.test');
+    answer({ code: 401, error: 'not logged in' });
+    const error = await rejection(request('/login/check', { loading: false, quiet: true, token: 'other' }));
+    expect(error.code).toBe(401);
+    expect(calls[0]?.url.searchParams.get('t')).toBe('other');
+    expect(sessionStore.get().token).toBe('tok');
+    expect(window.location.hash).toBe('#/pages/list-tab/index');
+  });
+
+  it('401 for a token switched away from while the call ran keeps the new session', async () => {
+    session.setToken('old');
+    let release: (r: Response) => void = () => undefined;
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (release = resolve))));
+    const pending = rejection(request('/mbox/index', { loading: false, quiet: true }));
+    session.setToken('new');
+    release(new Response(JSON.stringify({ code: 401, error: 'not logged in' })));
+    expect((await pending).code).toBe(401);
+    expect(sessionStore.get().token).toBe('new');
+  });
+
   it('501 on the auto-login call goes to the login page without a modal', async () => {
     answer({ code: 501, error: 'unknown token' });
     await rejection(request('/login/h5-auto-login', { method: 'POST', data: { token: 'x', email: 'a@b.test' }, loading: false }));

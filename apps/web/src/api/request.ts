@@ -17,6 +17,11 @@ export interface RequestOptions {
   /** Do not toast or pop up errors; 401 still logs out. For background refreshes. */
   quiet?: boolean;
   headers?: Record<string, string>;
+  /**
+   * Call with this token instead of the session's (a bound mailbox's own
+   * token). Its 401 only rejects: it says nothing about the current session.
+   */
+  token?: string;
 }
 
 /**
@@ -27,11 +32,14 @@ export interface RequestOptions {
 export class ApiError extends Error {
   readonly code: number;
   readonly fields: Readonly<Record<string, string>>;
-  constructor(code: number, message: string, fields: Record<string, string> = {}) {
+  /** A 429's seconds until the next try, when the server said. */
+  readonly retryAfter?: number;
+  constructor(code: number, message: string, fields: Record<string, string> = {}, retryAfter?: number) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.fields = fields;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -54,6 +62,7 @@ interface Envelope {
   data?: unknown;
   error?: unknown;
   errors?: unknown;
+  retryAfter?: unknown;
 }
 
 const AUTO_LOGIN_PATH = '/login/h5-auto-login';
@@ -70,10 +79,9 @@ function appendParams(query: URLSearchParams, data: Params | undefined): void {
 }
 
 /** An absolute API URL with the query and, when logged in, the token as `t`. */
-export function apiUrl(path: string, data?: Params): string {
+export function apiUrl(path: string, data?: Params, token = session.get().token): string {
   const query = new URLSearchParams();
   appendParams(query, data);
-  const { token } = session.get();
   if (token) query.set('t', token);
   const qs = query.toString();
   return `${apiBase()}${path}${qs ? `?${qs}` : ''}`;
@@ -112,7 +120,8 @@ function toast(content: string): void {
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', data, loading = true, quiet = false } = options;
   const m = messages();
-  const url = method === 'GET' ? apiUrl(path, data) : apiUrl(path);
+  const token = options.token ?? session.get().token;
+  const url = method === 'GET' ? apiUrl(path, data, token) : apiUrl(path, undefined, token);
   const init: RequestInit = { method, headers: { ...options.headers }, credentials: 'omit' };
   if (method === 'POST') {
     const body = new URLSearchParams();
@@ -153,9 +162,11 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const text = errorText(envelope.error ?? envelope.errors);
 
   if (code === Code.Unauthorized) {
-    const hadSession = Boolean(session.get().token);
-    // A 401 with a session means it expired; without one (a wrong password at
-    // login) the server's own words say more.
+    // A 401 for the session's token means it expired; without one (a wrong
+    // password at login) the server's own words say more. A token that is no
+    // longer the session's (another mailbox's, or one switched away from
+    // while this call ran) must not log the current mailbox out.
+    const hadSession = Boolean(token) && token === session.get().token;
     if (!quiet) toast(hadSession ? m.loggedOut : text || m.requestFailed);
     if (hadSession) session.logout();
     throw new ApiError(code, text || m.loggedOut);
@@ -169,7 +180,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw new ApiError(code, text);
   }
   if (!quiet) toast(text || m.requestFailed);
-  throw new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors));
+  const retryAfter = Number(envelope.retryAfter) || undefined;
+  throw new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors), retryAfter);
 }
 
 export interface UploadOptions {
@@ -194,7 +206,8 @@ export function upload<T>(path: string, file: Blob, options: UploadOptions = {})
     for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null) form.append(key, String(value));
     form.append('file', file);
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', apiUrl(path));
+    const { token } = session.get();
+    xhr.open('POST', apiUrl(path, undefined, token));
     // No timeout: a big file on a slow uplink takes longer than spec §9's
     // 60 s, and the user sees its progress and can cancel it.
     xhr.responseType = 'json';
@@ -219,7 +232,7 @@ export function upload<T>(path: string, file: Blob, options: UploadOptions = {})
       if (xhr.status < 200 || xhr.status >= 300) return reject(new ApiError(-xhr.status, `HTTP ${xhr.status}`));
       const body = (xhr.response ?? {}) as Envelope;
       if (body.code === Code.Ok) return resolve(body.data as T);
-      if (body.code === Code.Unauthorized) session.logout();
+      if (body.code === Code.Unauthorized && token && token === session.get().token) session.logout();
       const text = errorText(body.error ?? body.errors) || m.requestFailed;
       if (!quiet) toast(text);
       reject(new ApiError(Number(body.code), text, fieldErrors(body.error ?? body.errors)));

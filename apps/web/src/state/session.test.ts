@@ -40,6 +40,119 @@ describe('mailbox list (spec §4)', () => {
   });
 });
 
+describe('several mailboxes, each with its own token (spec §3, §4, §6)', () => {
+  const loggedIn = (email: string, token: string) => {
+    session.setToken(token);
+    session.setCurrentEmailName(email);
+    session.setMailList([{ email }]);
+  };
+
+  it('keeps the tokens it holds when the server lists the mailboxes again', () => {
+    loggedIn('alice@demo.test', 'tA');
+    session.addMailbox({ email: 'bob@demo.test', token: 'tB' });
+    session.setMailList([{ email: 'bob@demo.test' }, { email: 'carol@demo.test' }, { email: 'alice@demo.test' }]);
+    expect(sessionStore.get().mailList).toEqual([
+      { email: 'alice@demo.test', name: 'alice', token: 'tA' },
+      { email: 'bob@demo.test', name: 'bob', token: 'tB' },
+      { email: 'carol@demo.test', name: 'carol' },
+    ]);
+    expect(sessionStore.get().nowEmail?.email).toBe('alice@demo.test');
+  });
+
+  it('prefers the exact address over a mailbox of the same name in another domain', () => {
+    session.setCurrentEmailName('alice@b.test');
+    session.setMailList([{ email: 'alice@a.test' }, { email: 'alice@b.test' }]);
+    expect(sessionStore.get().nowEmail?.email).toBe('alice@b.test');
+  });
+
+  it('adds a bound mailbox after the current one without switching to it', () => {
+    loggedIn('alice@demo.test', 'tA');
+    session.addMailbox({ email: 'bob@demo.test', token: 'tB' });
+    const s = sessionStore.get();
+    expect(s.mailList.map((b) => b.email)).toEqual(['alice@demo.test', 'bob@demo.test']);
+    expect(s.token).toBe('tA');
+    expect(s.currentEmailName).toBe('alice@demo.test');
+    expect(s.nowEmail?.email).toBe('alice@demo.test');
+    expect(JSON.parse(localStorage.getItem('mailList') ?? '[]')[1]).toEqual({ email: 'bob@demo.test', name: 'bob', token: 'tB' });
+  });
+
+  it('renews the token of a mailbox added again', () => {
+    loggedIn('alice@demo.test', 'tA');
+    session.addMailbox({ email: 'bob@demo.test', token: 'tB' });
+    session.addMailbox({ email: 'Bob@demo.test', token: 'tB2' });
+    expect(sessionStore.get().mailList).toHaveLength(2);
+    expect(sessionStore.get().mailList[1]?.token).toBe('tB2');
+  });
+
+  it('switches at once: token, current name, order, selection; per-mailbox state is cleared', () => {
+    loggedIn('alice@demo.test', 'tA');
+    session.addMailbox({ email: 'bob@demo.test', token: 'tB' });
+    session.setMbox(mbox(4));
+    session.setCurrentFolder('7');
+    session.setSelectedContacts([{ name: 'Carol', email: 'carol@demo.test' }], 'to');
+    expect(session.switchMailbox('bob@demo.test')).toBe(true);
+    const s = sessionStore.get();
+    expect(s.token).toBe('tB');
+    expect(s.currentEmailName).toBe('bob@demo.test');
+    expect(s.mailList).toEqual([
+      { email: 'bob@demo.test', name: 'bob', token: 'tB' },
+      { email: 'alice@demo.test', name: 'alice', token: 'tA' },
+    ]);
+    expect(s.nowEmail?.email).toBe('bob@demo.test');
+    expect(s.mbox).toBeNull();
+    expect(s.tabBadge).toBeNull();
+    expect(s.currentFolder).toBe('0');
+    expect(s.selectedContacts).toEqual([]);
+    expect(s.addressSelectType).toBe('');
+    expect(localStorage.getItem('token')).toBe('"tB"');
+    expect(localStorage.getItem('currentEmailName')).toBe('"bob@demo.test"');
+    // And back again with the token kept for the first mailbox.
+    expect(session.switchMailbox('alice@demo.test')).toBe(true);
+    expect(sessionStore.get().token).toBe('tA');
+    expect(sessionStore.get().mailList.map((b) => b.token)).toEqual(['tA', 'tB']);
+  });
+
+  it('switches with a fresh token when none is held, and refuses without one', () => {
+    loggedIn('alice@demo.test', 'tA');
+    session.setMailList([{ email: 'alice@demo.test' }, { email: 'bob@demo.test' }]);
+    expect(session.switchMailbox('bob@demo.test')).toBe(false);
+    expect(sessionStore.get().token).toBe('tA');
+    expect(session.switchMailbox('bob@demo.test', 'fresh')).toBe(true);
+    expect(sessionStore.get().token).toBe('fresh');
+    expect(sessionStore.get().mailList[0]).toEqual({ email: 'bob@demo.test', name: 'bob', token: 'fresh' });
+  });
+
+  it('removes a bound mailbox but never the current one (spec §5)', () => {
+    loggedIn('alice@demo.test', 'tA');
+    session.addMailbox({ email: 'bob@demo.test', token: 'tB' });
+    expect(session.removeMailbox('alice@demo.test')).toBe(false);
+    expect(sessionStore.get().mailList).toHaveLength(2);
+    expect(session.removeMailbox('bob@demo.test')).toBe(true);
+    expect(sessionStore.get().mailList.map((b) => b.email)).toEqual(['alice@demo.test']);
+    expect(localStorage.getItem('mailList')).not.toContain('tB');
+  });
+
+  it('renews a bound mailbox token, but not the current one through this door', () => {
+    loggedIn('alice@demo.test', 'tA');
+    session.addMailbox({ email: 'bob@demo.test', token: 'tB' });
+    session.setMailboxToken('bob@demo.test', 'tB2');
+    session.setMailboxToken('alice@demo.test', 'evil');
+    expect(sessionStore.get().mailList.map((b) => b.token)).toEqual(['tA', 'tB2']);
+    expect(sessionStore.get().token).toBe('tA');
+  });
+
+  it('logout keeps the list but drops every token', () => {
+    loggedIn('alice@demo.test', 'tA');
+    session.addMailbox({ email: 'bob@demo.test', token: 'tB' });
+    session.logout();
+    expect(sessionStore.get().mailList).toEqual([
+      { email: 'alice@demo.test', name: 'alice' },
+      { email: 'bob@demo.test', name: 'bob' },
+    ]);
+    expect(localStorage.getItem('mailList')).not.toContain('tB');
+  });
+});
+
 describe('inbox badge (spec §4, §9)', () => {
   it('shows the unread count when above 0', () => {
     session.setMbox(mbox(1));

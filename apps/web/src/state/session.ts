@@ -1,10 +1,15 @@
 import { badgeText, SystemFolder, type MboxIndex } from '@mailwing/shared';
 import { createStore, useStore } from './store';
 
-/** A bound mailbox. `name` is the part of the address before the at-sign (spec §3). */
+/**
+ * A bound mailbox. `name` is the part of the address before the at-sign (spec
+ * §3). `token` is that mailbox's own session, so switching to it needs no
+ * password; absent when we hold none (it is fetched again on switching).
+ */
 export interface MailboxEntry {
   email: string;
   name: string;
+  token?: string;
 }
 
 export interface Contact {
@@ -93,6 +98,42 @@ export function localPart(email: string): string {
   return at < 0 ? email : email.slice(0, at);
 }
 
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+function entry(email: string, token: string | undefined): MailboxEntry {
+  return token ? { email, name: localPart(email), token } : { email, name: localPart(email) };
+}
+
+/** The tokens we hold, by lower-cased address: each entry's own, and the session's for the current mailbox. */
+function heldTokens(s: SessionState): Map<string, string> {
+  const held = new Map<string, string>();
+  for (const b of s.mailList) if (b.token) held.set(b.email.toLowerCase(), b.token);
+  if (s.token && s.currentEmailName) held.set(s.currentEmailName.toLowerCase(), s.token);
+  return held;
+}
+
+/**
+ * Spec §4's order: the current mailbox first. The exact address wins; failing
+ * that, the first whose name is the current address's local part (the spec's
+ * rule, which alone cannot tell alice@a.test from alice@b.test).
+ */
+function currentFirst(list: MailboxEntry[], currentEmailName: string): MailboxEntry[] {
+  const out = [...list];
+  let mine = out.findIndex((b) => same(b.email, currentEmailName));
+  if (mine < 0) mine = out.findIndex((b) => b.name === localPart(currentEmailName));
+  if (mine > 0) out.unshift(...out.splice(mine, 1));
+  return out;
+}
+
+/** Per-mailbox state that must not outlive a switch to another mailbox. */
+const PER_MAILBOX: Partial<SessionState> = {
+  mbox: null,
+  tabBadge: null,
+  currentFolder: SystemFolder.Inbox,
+  selectedContacts: [],
+  addressSelectType: '',
+};
+
 export const session = {
   get: () => sessionStore.get(),
 
@@ -108,11 +149,70 @@ export const session = {
    * Spec §4: the mailbox whose name matches the local part of the current
    * address goes first; the list is stored; its first entry becomes nowEmail.
    */
-  setMailList(boxes: ReadonlyArray<{ email: string }>): void {
-    const wanted = localPart(sessionStore.get().currentEmailName);
-    const list = boxes.map((b) => ({ email: b.email, name: localPart(b.email) }));
-    const mine = list.findIndex((b) => b.name === wanted);
-    if (mine > 0) list.unshift(...list.splice(mine, 1));
+  setMailList(boxes: ReadonlyArray<{ email: string; token?: string }>): void {
+    const s = sessionStore.get();
+    // The server's list names the mailboxes; the tokens are the ones we hold.
+    const held = heldTokens(s);
+    const list = currentFirst(boxes.map((b) => entry(b.email, b.token || held.get(b.email.toLowerCase()))), s.currentEmailName);
+    save({ mailList: list, nowEmail: list[0] ?? null });
+  },
+
+  /**
+   * A mailbox just bound (or logged in to for binding) with its own token. It
+   * joins the list after the current one, or has its token renewed; the
+   * current mailbox stays current.
+   */
+  addMailbox({ email, token }: { email: string; token: string }): void {
+    const s = sessionStore.get();
+    const known = s.mailList.some((b) => same(b.email, email));
+    const list = known
+      ? s.mailList.map((b) => (same(b.email, email) ? entry(b.email, token) : b))
+      : [...s.mailList, entry(email, token)];
+    if (s.token && s.currentEmailName && !list.some((b) => same(b.email, s.currentEmailName))) {
+      list.unshift(entry(s.currentEmailName, s.token));
+    }
+    const ordered = currentFirst(list, s.currentEmailName);
+    save({ mailList: ordered, nowEmail: ordered[0] ?? null });
+  },
+
+  /**
+   * Makes a bound mailbox the current one, at once: its token becomes the
+   * session's (the live stream follows the token), it goes first in the list,
+   * and the previous mailbox's folders, folder choice and chosen contacts are
+   * dropped. `token` is a fresh one when the held one was missing or refused.
+   * Returns false when there is no token to switch with. The caller reloads
+   * the folder data (refreshMbox).
+   */
+  switchMailbox(email: string, token?: string): boolean {
+    const s = sessionStore.get();
+    const held = heldTokens(s);
+    const next = token || held.get(email.toLowerCase());
+    if (!next) return false;
+    const address = s.mailList.find((b) => same(b.email, email))?.email ?? email;
+    // Every entry keeps its own token: the one we leave holds the session's.
+    let list = s.mailList.map((b) => entry(b.email, held.get(b.email.toLowerCase())));
+    if (!list.some((b) => same(b.email, address))) list.push(entry(address, next));
+    if (s.currentEmailName && !list.some((b) => same(b.email, s.currentEmailName))) list.push(entry(s.currentEmailName, s.token));
+    list = currentFirst(list.map((b) => (same(b.email, address) ? entry(b.email, next) : b)), address);
+    save({ ...PER_MAILBOX, token: next, currentEmailName: address, mailList: list, nowEmail: list[0] ?? null });
+    return true;
+  },
+
+  /** Drops a bound mailbox and its token. Spec §5: never the current one (returns false). */
+  removeMailbox(email: string): boolean {
+    const s = sessionStore.get();
+    if (same(email, s.currentEmailName)) return false;
+    const list = s.mailList.filter((b) => !same(b.email, email));
+    save({ mailList: list, nowEmail: list[0] ?? null });
+    return true;
+  },
+
+  /** Renews the token held for a mailbox (the current one's is the session token itself). */
+  setMailboxToken(email: string, token: string): void {
+    const s = sessionStore.get();
+    if (same(email, s.currentEmailName)) return;
+    if (!s.mailList.some((b) => same(b.email, email))) return;
+    const list = s.mailList.map((b) => (same(b.email, email) ? entry(b.email, token) : b));
     save({ mailList: list, nowEmail: list[0] ?? null });
   },
 
@@ -149,7 +249,11 @@ export const session = {
    */
   logout(): void {
     remove(['token', 'currentEmailName', 'nowEmail']);
-    sessionStore.set({ token: '', currentEmailName: '', nowEmail: null });
+    // The bound mailboxes stay listed, but their tokens go with the session:
+    // whoever uses this device next must not reach them without a password.
+    const mailList = sessionStore.get().mailList.map((b) => entry(b.email, undefined));
+    write({ mailList });
+    sessionStore.set({ token: '', currentEmailName: '', nowEmail: null, mailList });
     // replace(): the back button must not return into a page of the old session.
     window.location.replace(LOGIN_ROUTE);
   },
