@@ -13,6 +13,7 @@ import { eventsRoutes } from './features/events/events.routes.js';
 import { contactRoutes } from './features/contact/contact.routes.js';
 import { directoryRoutes } from './features/directory/directory.routes.js';
 import { searchRoutes } from './features/search/search.routes.js';
+import { securityRoutes } from './features/security/security.routes.js';
 import { tagRoutes } from './features/tag/tag.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
@@ -61,6 +62,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   eventsRoutes(app, services.events, services.mailbox);
   contactRoutes(app, services.contacts);
   directoryRoutes(app, services.directory);
+  securityRoutes(app, services);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -20,6 +20,12 @@ import { ContactService } from './features/contact/contact.service.js';
 import { DirectoryService } from './features/directory/directory.service.js';
 import { TagService } from './features/tag/tag.service.js';
 import { SmtpOutbound } from './delivery/smtp-outbound.js';
+import { SystemMailer } from './delivery/system-mailer.js';
+import { DevicesService } from './features/security/devices.service.js';
+import { EmailCodes } from './features/security/email-codes.js';
+import { ResetService } from './features/security/reset.service.js';
+import { SecurityService } from './features/security/security.service.js';
+import { VerifyService } from './features/security/verify.service.js';
 
 export interface Services {
   config: Config;
@@ -42,6 +48,13 @@ export interface Services {
   events: EventBus;
   contacts: ContactService;
   directory: DirectoryService;
+  /** Mail the service writes itself (verification codes). */
+  mailer: SystemMailer;
+  /** Second verification: login/bind challenges (challenge), secverify, and onBindVerified for binding mailboxes. */
+  verify: VerifyService;
+  reset: ResetService;
+  security: SecurityService;
+  devices: DevicesService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -63,9 +76,14 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     onQueued: () => queue.wake(),
   });
   const queue = new QueueRunner(async () => (await compose.dispatchDue()) + (await delivery.runOnce()), config.delivery.pollMs, log);
+  const auth = new AuthService(db, config.sessionDays);
+  const mailer = new SystemMailer({ db, blobs, ingest, hostname, onQueued: () => queue.wake(), log });
+  const codes = new EmailCodes(db, mailer);
+  const verify = new VerifyService(db, auth, codes);
+  auth.useSecondFactor((user, client) => verify.challenge(user, 'login', client));
   return {
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
-    auth: new AuthService(db, config.sessionDays),
+    auth,
     companies,
     tags: new TagService(db),
     search: new SearchService(db, mailbox),
@@ -73,5 +91,9 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     events: new EventBus(listen ?? (async () => async () => undefined), log),
     contacts: new ContactService(db),
     directory: new DirectoryService(db, companies),
+    mailer, verify,
+    reset: new ResetService(db, codes, mailer),
+    security: new SecurityService(db, codes),
+    devices: new DevicesService(db),
   };
 }

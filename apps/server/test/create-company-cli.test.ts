@@ -30,6 +30,7 @@ describe('npm run setup:company', () => {
     const { services, close } = await openServices(testConfig({ dataDir }));
     try {
       const session = await services.auth.login({ email: 'admin@acme.example', password: 'correct horse battery' }, { ip: '127.0.0.1', userAgent: 'test' });
+      if (!('token' in session)) throw new Error('no second verification is set up for a new administrator');
       expect(session.email).toBe('admin@acme.example');
       const ctx = await services.auth.authenticate(session.token);
       expect(ctx?.role).toBe('admin');

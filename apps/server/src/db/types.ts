@@ -19,7 +19,7 @@ export interface UsersTable {
   avatar_hash: ColumnType<string | null, string | null | undefined, string | null>; totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
   totp_pending: ColumnType<string | null, string | null | undefined, string | null>; backup_email: ColumnType<string | null, string | null | undefined, string | null>;
   security_question: ColumnType<string | null, string | null | undefined, string | null>; security_answer_hash: ColumnType<string | null, string | null | undefined, string | null>;
-  password_changed_at: Generated<Date>;
+  password_changed_at: Generated<Date>; totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
 }
 export interface AliasesTable { id: Id; company_id: number; address: string; user_id: number }
 export interface MailGroupsTable { id: Id; company_id: number; address: string; name: string; department_id: number | null }

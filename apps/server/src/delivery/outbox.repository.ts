@@ -6,7 +6,9 @@ import type { Db } from '../db/connect.js';
 // the same job); a worker that dies mid-delivery simply lets the lease run out.
 
 export interface NewJob {
-  messageId: number; senderId: number; companyId: number; blobHash: string; mailFrom: string; rcpt: string;
+  /** The sent copy; null for system mail (verification codes), which has no copy and names its own idempotencyKey. */
+  messageId: number | null; senderId: number | null; companyId: number; blobHash: string; mailFrom: string; rcpt: string;
+  idempotencyKey?: string;
   /** Known undeliverable before any attempt (e.g. a hosted address that no longer exists): recorded as failed with this answer. */
   failure?: string;
 }
@@ -17,7 +19,7 @@ export async function enqueue(db: Db, jobs: NewJob[]): Promise<Map<string, numbe
   if (jobs.length === 0) return ids;
   const rows = await db.insertInto('outbox').values(jobs.map((j) => ({
     message_id: j.messageId, sender_id: j.senderId, company_id: j.companyId, blob_hash: j.blobHash, mail_from: j.mailFrom, rcpt: j.rcpt,
-    idempotency_key: `${j.messageId}:${j.rcpt}`, status: j.failure ? 'failed' as const : 'queued' as const, last_error: j.failure ?? '',
+    idempotency_key: j.idempotencyKey ?? `${j.messageId}:${j.rcpt}`, status: j.failure ? 'failed' as const : 'queued' as const, last_error: j.failure ?? '',
   }))).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning(['id', 'rcpt']).execute();
   for (const r of rows) ids.set(r.rcpt, r.id);
   return ids;

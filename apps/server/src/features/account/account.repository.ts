@@ -41,6 +41,12 @@ export async function isHostedDomain(db: Db, domain: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** A hosted domain with its DKIM key, for mail the system sends in the domain's name. */
+export async function domainKey(db: Db, domain: string) {
+  return db.selectFrom('domains').select(['company_id', 'name', 'dkim_selector', 'dkim_private_key'])
+    .where('name', '=', domain.toLowerCase()).executeTakeFirst();
+}
+
 export async function insertCompany(db: Db, v: { name: string; isDemo: boolean; customerId?: number | null }): Promise<number> {
   const row = await db.insertInto('companies').values({ name: v.name, is_demo: v.isDemo, customer_id: v.customerId ?? null }).returning('id').executeTakeFirstOrThrow();
   return row.id;

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Code, type Account, type AutoLoginInput, type LoginInput, type SessionResult } from '@mailwing/shared';
+import { Code, type Account, type AutoLoginInput, type LoginInput, type LoginResult, type SessionResult, type VerifyChallenge } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
+import type { User } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import * as accounts from '../account/account.repository.js';
 import { DUMMY_HASH, verifyPassword } from '../account/password.js';
@@ -24,14 +25,23 @@ const TOUCH_EVERY_MS = 5 * 60_000;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** Decides after a right password whether a second factor is due: a challenge replaces the token (issue 7). */
+export type SecondFactor = (user: User, client: { ip: string; userAgent: string }) => Promise<VerifyChallenge | null>;
+
 export class AuthService {
   private readonly limiter: FailureLimiter;
+  private secondFactor: SecondFactor | null = null;
 
   constructor(private readonly db: Db, private readonly sessionDays: number) {
     this.limiter = new FailureLimiter(db, WINDOW_SECONDS);
   }
 
-  async login(input: LoginInput, client: { ip: string; userAgent: string }): Promise<SessionResult> {
+  /** Set once at wiring time by the security feature, which owns tickets and codes. */
+  useSecondFactor(fn: SecondFactor): void {
+    this.secondFactor = fn;
+  }
+
+  async login(input: LoginInput, client: { ip: string; userAgent: string }): Promise<LoginResult> {
     const limits = [{ key: `login:acct:${input.email}`, max: ACCOUNT_FAILURES }, { key: `login:ip:${client.ip}`, max: IP_FAILURES }];
     await this.limiter.check(limits);
     const user = await accounts.findUserByEmail(this.db, input.email);
@@ -41,6 +51,8 @@ export class AuthService {
       throw new AppError(Code.Forbidden, 'Login account error: the address or password is incorrect.');
     }
     await this.limiter.clear(`login:acct:${input.email}`);
+    const challenge = await this.secondFactor?.(user, client);
+    if (challenge) return challenge;
     const token = await this.createSession(user.id, client);
     return { token, email: user.email };
   }
