@@ -15,6 +15,10 @@ import { directoryRoutes } from './features/directory/directory.routes.js';
 import { searchRoutes } from './features/search/search.routes.js';
 import { securityRoutes } from './features/security/security.routes.js';
 import { tagRoutes } from './features/tag/tag.routes.js';
+import { mailboxLinkRoutes } from './features/mailbox-link/mailbox-link.routes.js';
+import { pushRoutes } from './features/push/push.routes.js';
+import { settingRoutes } from './features/setting/setting.routes.js';
+import { wechatRoutes } from './features/wechat/wechat.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
@@ -33,6 +37,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
     // Logs carry a request id but never the token in the query (DESIGN.md).
     requestIdHeader: false,
     trustProxy: false,
+    // Spec §7 names one path with a doubled slash (//login/app-email-select).
+    routerOptions: { ignoreDuplicateSlashes: true },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -62,6 +68,10 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   eventsRoutes(app, services.events, services.mailbox);
   contactRoutes(app, services.contacts);
   directoryRoutes(app, services.directory);
+  settingRoutes(app, services.settings);
+  pushRoutes(app, services.push);
+  mailboxLinkRoutes(app, services.links);
+  wechatRoutes(app, services.wechat);
   securityRoutes(app, services);
 
   if (existsSync(config.webDist)) {

@@ -39,6 +39,16 @@ const Env = z.object({
   DELIVERY_LEASE_MS: z.coerce.number().int().positive().default(10 * 60_000),
   DELIVERY_POLL_MS: z.coerce.number().int().positive().default(1_000),
   DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+  // Web Push (RFC 8292): the contact the push services see in our VAPID token.
+  PUSH_SUBJECT: z.string().optional(),
+  // Push endpoints on private or loopback addresses, or plain http, are refused unless this is set (tests only: SSRF).
+  PUSH_ALLOW_PRIVATE: bool.default(false),
+  // WeChat login stays off until an appid and secret are given.
+  WECHAT_APPID: z.string().optional(),
+  WECHAT_SECRET: z.string().optional(),
+  WECHAT_API_BASE: z.string().url().default('https://api.weixin.qq.com'),
+  WECHAT_OAUTH_BASE: z.string().url().default('https://open.weixin.qq.com'),
+  WECHAT_REDIRECT_URI: z.string().optional(),
 });
 
 export interface DeliveryConfig {
@@ -59,6 +69,21 @@ export interface AttachmentConfig {
   blockedExtensions: string[];
 }
 
+export interface PushConfig {
+  subject: string;
+  allowPrivate: boolean;
+}
+
+export interface WechatConfig {
+  /** Both set, or WeChat login is off. */
+  appId: string | undefined;
+  secret: string | undefined;
+  apiBase: string;
+  oauthBase: string;
+  /** Where WeChat sends the browser back with ?code&state: the web client's login page. */
+  redirectUri: string;
+}
+
 export interface Config {
   production: boolean;
   host: string;
@@ -74,6 +99,8 @@ export interface Config {
   imageProxyAllowPrivate: boolean;
   attachments: AttachmentConfig;
   delivery: DeliveryConfig;
+  push: PushConfig;
+  wechat: WechatConfig;
 }
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -100,6 +127,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMaxMs: e.DELIVERY_RETRY_MAX_MS, maxAgeMs: e.DELIVERY_MAX_AGE_MS, leaseMs: e.DELIVERY_LEASE_MS, pollMs: e.DELIVERY_POLL_MS,
       concurrency: e.DELIVERY_CONCURRENCY,
     },
+    push: { subject: e.PUSH_SUBJECT ?? `mailto:postmaster@${e.SMTP_HOSTNAME}`, allowPrivate: e.PUSH_ALLOW_PRIVATE },
+    wechat: {
+      appId: e.WECHAT_APPID || undefined, secret: e.WECHAT_SECRET || undefined, apiBase: e.WECHAT_API_BASE.replace(/\/+$/, ''),
+      oauthBase: e.WECHAT_OAUTH_BASE.replace(/\/+$/, ''), redirectUri: e.WECHAT_REDIRECT_URI ?? `http://${e.HOST}:${e.PORT}/`,
+    },
   };
 }
 
@@ -121,6 +153,8 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     delivery: {
       relay: undefined, port: 25, dnsServers: [], retryBaseMs: 200, retryMaxMs: 2_000, maxAgeMs: 60_000, leaseMs: 5_000, pollMs: 100, concurrency: 10,
     },
+    push: { subject: 'mailto:postmaster@mx.test.local', allowPrivate: true },
+    wechat: { appId: undefined, secret: undefined, apiBase: 'https://api.weixin.qq.com', oauthBase: 'https://open.weixin.qq.com', redirectUri: 'http://127.0.0.1/' },
     ...overrides,
   };
 }

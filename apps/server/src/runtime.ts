@@ -50,6 +50,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), id: req.id }) },
   };
   await services.events.start();
+  await services.push.init();
   const app = await buildApp(services, { logger });
   await app.listen({ port: config.port, host: config.host });
   const httpAddr = app.server.address();
@@ -75,6 +76,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();
+      await services.push.idle();
       await app.close();
       await close();
     },

@@ -20,6 +20,10 @@ import { ContactService } from './features/contact/contact.service.js';
 import { DirectoryService } from './features/directory/directory.service.js';
 import { TagService } from './features/tag/tag.service.js';
 import { SmtpOutbound } from './delivery/smtp-outbound.js';
+import { MailboxLinkService } from './features/mailbox-link/mailbox-link.service.js';
+import { PushService } from './features/push/push.service.js';
+import { SettingService } from './features/setting/setting.service.js';
+import { WechatService } from './features/wechat/wechat.service.js';
 import { SystemMailer } from './delivery/system-mailer.js';
 import { DevicesService } from './features/security/devices.service.js';
 import { EmailCodes } from './features/security/email-codes.js';
@@ -48,6 +52,12 @@ export interface Services {
   events: EventBus;
   contacts: ContactService;
   directory: DirectoryService;
+  settings: SettingService;
+  /** Web Push for new mail; hears of it through ingest.onNewMail. */
+  push: PushService;
+  /** Several mailboxes in one app: bind, select, switch, unbind. */
+  links: MailboxLinkService;
+  wechat: WechatService;
   /** Mail the service writes itself (verification codes). */
   mailer: SystemMailer;
   /** Second verification: login/bind challenges (challenge), secverify, and onBindVerified for binding mailboxes. */
@@ -81,6 +91,11 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const codes = new EmailCodes(db, mailer);
   const verify = new VerifyService(db, auth, codes);
   auth.useSecondFactor((user, client) => verify.challenge(user, 'login', client));
+  const push = new PushService(db, config.push, log);
+  ingest.onNewMail((mail) => push.newMail(mail));
+  const links = new MailboxLinkService(db, auth);
+  links.useSecondFactor(verify);
+  verify.onBindVerified((b) => links.link(b));
   return {
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
     auth,
@@ -95,5 +110,8 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     reset: new ResetService(db, codes, mailer),
     security: new SecurityService(db, codes),
     devices: new DevicesService(db),
+    settings: new SettingService(db, blobs),
+    push, links,
+    wechat: new WechatService(db, config.wechat, auth),
   };
 }

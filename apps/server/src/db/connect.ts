@@ -9,6 +9,7 @@ import * as m002 from './migrations/002-compose.js';
 import * as m003 from './migrations/003-organise.js';
 import * as m004 from './migrations/004-contacts.js';
 import * as m005 from './migrations/005-account.js';
+import * as m006 from './migrations/006-links.js';
 import * as m007 from './migrations/007-security.js';
 import type { Database } from './types.js';
 
@@ -25,7 +26,7 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = { '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '007-security': m007 };
+const migrations: Record<string, Migration> = { '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '006-links': m006, '007-security': m007 };
 
 // int8 (OID 20) as a JS number on both backends: PGlite already does this, pg gives strings.
 pg.types.setTypeParser(20, (v: string) => Number(v));

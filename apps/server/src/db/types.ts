@@ -24,7 +24,11 @@ export interface UsersTable {
 export interface AliasesTable { id: Id; company_id: number; address: string; user_id: number }
 export interface MailGroupsTable { id: Id; company_id: number; address: string; name: string; department_id: number | null }
 export interface MailGroupMembersTable { group_id: number; user_id: number }
-export interface SessionsTable { id: Id; user_id: number; token_hash: string; ip: Generated<string>; user_agent: Generated<string>; created_at: CreatedAt; last_seen_at: Generated<Date>; expires_at: Date }
+export interface SessionsTable {
+  id: Id; user_id: number; token_hash: string; ip: Generated<string>; user_agent: Generated<string>; created_at: CreatedAt; last_seen_at: Generated<Date>; expires_at: Date;
+  /** Migration 006: the login session this bound-mailbox session was opened from. */
+  link_root_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
 export interface AuthFailuresTable { key: string; count: number; window_start: Date }
 export interface FoldersTable { user_id: number; mid: number; parent_mid: number | null; name: string; depth: number; unread: Generated<number>; total: Generated<number> }
 export interface BlobsTable { hash: string; size: number; refcount: Generated<number>; created_at: CreatedAt }

@@ -42,6 +42,18 @@ export class AuthService {
   }
 
   async login(input: LoginInput, client: { ip: string; userAgent: string }): Promise<LoginResult> {
+    const user = await this.verifyCredentials(input, client);
+    const challenge = await this.secondFactor?.(user, client);
+    if (challenge) return challenge;
+    const token = await this.createSession(user.id, client);
+    return { token, email: user.email };
+  }
+
+  /**
+   * The password check of login, with its failure limits, and no session: login and
+   * binding another mailbox (issue 7) share it, so both count against the same limits.
+   */
+  async verifyCredentials(input: LoginInput, client: { ip: string }): Promise<User> {
     const limits = [{ key: `login:acct:${input.email}`, max: ACCOUNT_FAILURES }, { key: `login:ip:${client.ip}`, max: IP_FAILURES }];
     await this.limiter.check(limits);
     const user = await accounts.findUserByEmail(this.db, input.email);
@@ -51,10 +63,7 @@ export class AuthService {
       throw new AppError(Code.Forbidden, 'Login account error: the address or password is incorrect.');
     }
     await this.limiter.clear(`login:acct:${input.email}`);
-    const challenge = await this.secondFactor?.(user, client);
-    if (challenge) return challenge;
-    const token = await this.createSession(user.id, client);
-    return { token, email: user.email };
+    return user;
   }
 
   async createSession(userId: number, client: { ip: string; userAgent: string }): Promise<string> {

@@ -13,7 +13,7 @@ import { invalid, notFound } from '../../errors.js';
 import { resolveMany } from '../account/account.repository.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { composeMime } from '../message/compose-mime.js';
-import type { IngestService } from '../message/ingest.service.js';
+import type { IngestService, NewMail } from '../message/ingest.service.js';
 import type { ParsedContent } from '../message/mail-parse.js';
 import * as messages from '../message/message.repository.js';
 import type { MessageService } from '../message/message.service.js';
@@ -82,16 +82,18 @@ export class ComposeService {
     const hold = !sendAt && (await this.review(built.sender, recipients, input.subject)) === 'hold';
     const status: SendResult['status'] = hold ? 'audit_waiting' : sendAt || plan.external.length > 0 ? 'sending' : 'sent';
     const deliverNow = !sendAt && !hold;
+    let delivered: NewMail[] = [];
     const id = await this.persist(built, deliverNow ? plan.local.size : 0, async (trx, stored) => {
       const [sentId] = await messages.insertMessages(trx, [stored.row(SENT, input.bcc, status, sendAt)]);
       if (sendAt) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'scheduled', sendAt });
       else if (hold) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'held', sendAt: new Date() });
-      else await this.deliverNow(trx, { ...stored.sent, id: sentId! }, built.sender, plan, false);
+      else delivered = await this.deliverNow(trx, { ...stored.sent, id: sentId! }, built.sender, plan, false);
       if (input.replyTo) await repo.setFlag(trx, me.userId, Number(input.replyTo), 'answered');
       if (input.forwardOf) await repo.setFlag(trx, me.userId, Number(input.forwardOf), 'forwarded');
       await this.discardDraft(trx, me.userId, input.draftId);
       return sentId!;
     });
+    this.d.ingest.announce(delivered);
     if (status === 'sending' && !sendAt) this.d.onQueued();
     return { id: String(id), sendAt: sendAt ? unix(sendAt) : null, status };
   }
@@ -100,7 +102,9 @@ export class ComposeService {
   async dispatchDue(): Promise<number> {
     const bounced: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] }[] = [];
     let queued = false;
+    let delivered: NewMail[] = [];
     const n = await this.d.db.transaction().execute(async (trx) => {
+      delivered = [];
       const due = await repo.lockDueDispatches(trx, 20);
       for (const job of due) {
         const sent = await repo.sentCopy(trx, job.message_id);
@@ -115,12 +119,13 @@ export class ComposeService {
         await repo.deleteDispatch(trx, sent.id);
         const plan = await this.plan(trx, recipients);
         await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, plan.local.size);
-        await this.deliverNow(trx, sent, sender, plan, true);
+        delivered.push(...(await this.deliverNow(trx, sent, sender, plan, true)));
         if (plan.unknown.length > 0) bounced.push({ sent, sender, addresses: plan.unknown });
         queued ||= plan.external.length > 0;
       }
       return due.length;
     });
+    this.d.ingest.announce(delivered);
     for (const b of bounced) await this.bounceUnknown(b.sent, b.sender, b.addresses);
     if (queued) this.d.onQueued();
     return n;
@@ -129,6 +134,7 @@ export class ComposeService {
   /** The audit seam's release: a held mail is dispatched as if it had just been sent. */
   async release(messageId: number): Promise<void> {
     let bounced: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] } | null = null;
+    let delivered: NewMail[] = [];
     const queued = await this.d.db.transaction().execute(async (trx) => {
       const job = await repo.lockDispatch(trx, messageId);
       if (!job || job.state !== 'held') throw notFound('Held mail');
@@ -137,10 +143,11 @@ export class ComposeService {
       await repo.deleteDispatch(trx, messageId);
       const plan = await this.plan(trx, dedupe([...sent.to_list, ...sent.cc_list, ...sent.bcc]));
       await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, plan.local.size);
-      await this.deliverNow(trx, sent, sender, plan, true);
+      delivered = await this.deliverNow(trx, sent, sender, plan, true);
       if (plan.unknown.length > 0) bounced = { sent, sender, addresses: plan.unknown };
       return plan.external.length > 0;
     });
+    this.d.ingest.announce(delivered);
     if (bounced) {
       const b: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] } = bounced;
       await this.bounceUnknown(b.sent, b.sender, b.addresses);
@@ -326,8 +333,9 @@ export class ComposeService {
    * Delivers a sent copy by its plan: local recipients get their own row pointing at
    * the same content and blob (the caller took their blob references), outside ones a
    * queue job each, and hosted addresses that no longer exist a failed job (they bounce).
+   * Returns the recipients' new copies (not the sender's own), to announce after commit.
    */
-  private async deliverNow(trx: Db, sent: SentInfo, sender: repo.SenderProfile, plan: Plan, setState: boolean): Promise<void> {
+  private async deliverNow(trx: Db, sent: SentInfo, sender: repo.SenderProfile, plan: Plan, setState: boolean): Promise<NewMail[]> {
     const users = [...plan.local].sort(([a], [b]) => a - b);
     const copyIds = await messages.insertMessages(trx, users.map(([userId, folder]) => ({
       user_id: userId, folder_mid: folder, content_id: sent.content_id, blob_hash: sent.blob_hash, size: sent.size,
@@ -344,6 +352,7 @@ export class ComposeService {
       ...[...plan.external, ...plan.unknown].map((address) => ({ sentId: sent.id, address, kind: 'external' as const, copyId: null, outboxId: jobs.get(address) ?? null })),
     ]);
     if (setState) await repo.setSentState(trx, sent.id, plan.unknown.length > 0 ? 'send_failed' : plan.external.length > 0 ? 'sending' : 'sent', null);
+    return users.flatMap(([userId, folderMid], i) => (userId === sender.id ? [] : [{ userId, messageId: copyIds[i]!, folderMid }]));
   }
 
   private review(sender: repo.SenderProfile, recipients: Address[], subject: string) {

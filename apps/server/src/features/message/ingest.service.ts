@@ -17,6 +17,9 @@ export interface LocalRecipient {
   bcc?: Address[];
 }
 
+/** A mail just committed into someone's mailbox: what notifications (Web Push) start from. */
+export interface NewMail { userId: number; messageId: number; folderMid: number }
+
 interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date }
 
 /**
@@ -28,6 +31,7 @@ interface Pending { staged: StagedBlob; size: number; content: ParsedContent; re
  */
 export class IngestService {
   private readonly committer: GroupCommitter<Pending, number[]>;
+  private readonly listeners: ((mail: NewMail[]) => void)[] = [];
 
   constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool, commitConcurrency: number) {
     this.committer = new GroupCommitter((items) => this.commit(items), { maxBatch: 64, concurrency: commitConcurrency });
@@ -40,10 +44,33 @@ export class IngestService {
     const filed = await this.applySenderRules(recipients, [content.from.address, envelopeFrom.toLowerCase()]);
     // A fixed order of rows keeps concurrent deliveries from deadlocking on folder counters.
     const ordered = [...filed].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
+    let ids: number[];
     try {
-      return await this.committer.submit({ staged, size: raw.length, content, recipients: ordered, receivedAt: new Date() });
+      ids = await this.committer.submit({ staged, size: raw.length, content, recipients: ordered, receivedAt: new Date() });
     } finally {
       await this.blobs.store.release(staged);
+    }
+    this.announce(ordered.flatMap((r, i) => (r.seen ? [] : [{ userId: r.userId, messageId: ids[i]!, folderMid: r.folderMid }])));
+    return ids;
+  }
+
+  /**
+   * New mail for a mailbox gets here from every path that stores it: this service's
+   * own deliveries (SMTP, bounces) and, after their commit, compose's local ones.
+   * Listeners run after the commit and must not block or fail the delivery.
+   */
+  onNewMail(fn: (mail: NewMail[]) => void): void {
+    this.listeners.push(fn);
+  }
+
+  announce(mail: NewMail[]): void {
+    if (mail.length === 0) return;
+    for (const fn of this.listeners) {
+      try {
+        fn(mail);
+      } catch {
+        // A listener's failure is its own: the mail is stored either way.
+      }
     }
   }
 

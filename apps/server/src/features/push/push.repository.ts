@@ -1,0 +1,46 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/connect.js';
+
+export interface VapidKeys { publicKey: string; privateKey: string }
+
+/**
+ * The installation's VAPID key pair. Every node offers its own fresh pair and the
+ * first insert wins (ON CONFLICT DO NOTHING); all then read the one stored, so two
+ * nodes starting at once still agree.
+ */
+export async function ensureKey(db: Db, name: string, candidate: VapidKeys): Promise<VapidKeys> {
+  await db.insertInto('app_keys').values({ name, value: JSON.stringify(candidate) }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  const row = await db.selectFrom('app_keys').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value as VapidKeys;
+}
+
+export async function upsertSubscription(db: Db, v: { userId: number; sessionId: number; endpoint: string; p256dh: string; auth: string }): Promise<void> {
+  await db.insertInto('push_subscriptions').values({ user_id: v.userId, session_id: v.sessionId, endpoint: v.endpoint, p256dh: v.p256dh, auth: v.auth })
+    .onConflict((oc) => oc.columns(['user_id', 'endpoint']).doUpdateSet({ session_id: v.sessionId, p256dh: v.p256dh, auth: v.auth }))
+    .execute();
+}
+
+export async function deleteSubscription(db: Db, userId: number, endpoint: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('user_id', '=', userId).where('endpoint', '=', endpoint).execute();
+}
+
+/** A push service said the subscription is gone (RFC 8030 §7.3): every row with that endpoint goes. */
+export async function deleteEndpoint(db: Db, endpoint: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('endpoint', '=', endpoint).execute();
+}
+
+export async function subscriptionsOf(db: Db, userIds: number[]) {
+  if (userIds.length === 0) return [];
+  return db.selectFrom('push_subscriptions').select(['user_id', 'endpoint', 'p256dh', 'auth']).where('user_id', 'in', userIds).execute();
+}
+
+/** What a notification shows of each new mail, with the mailbox it is in. */
+export async function mailHeads(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('messages').innerJoin('mail_contents', 'mail_contents.id', 'messages.content_id').innerJoin('users', 'users.id', 'messages.user_id')
+    .select([
+      'messages.id', 'messages.user_id', 'messages.folder_mid', 'messages.seen', 'messages.urgent', 'users.email',
+      'mail_contents.subject', 'mail_contents.from_name', 'mail_contents.from_address',
+    ])
+    .where('messages.id', 'in', ids).where(sql<boolean>`users.status = 'active'`).execute();
+}

@@ -1,0 +1,159 @@
+import { createPublicKey } from 'node:crypto';
+import type { Logger } from 'pino';
+import webpush from 'web-push';
+import { SystemFolder, type PushPayload, type PushSubscriptionInput } from '@mailwing/shared';
+import type { PushConfig } from '../../config.js';
+import type { Db } from '../../db/connect.js';
+import { invalid } from '../../errors.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import { ownersOf } from '../mailbox-link/mailbox-link.repository.js';
+import type { NewMail } from '../message/ingest.service.js';
+import { settingsOf, DEFAULT_SETTINGS } from '../setting/setting.repository.js';
+import { endpointProblem } from './endpoint.js';
+import { inQuietHours } from './quiet-hours.js';
+import * as repo from './push.repository.js';
+
+// A day: mail older than that is better found in the app than announced late.
+const TTL_SECONDS = 24 * 3600;
+const SEND_TIMEOUT_MS = 10_000;
+const SPAM = Number(SystemFolder.Spam);
+
+/**
+ * Web Push (RFC 8030) with VAPID (RFC 8292) and encrypted payloads (RFC 8291): the
+ * `web-push` library builds each request (keys, JWT, aes128gcm body); we send it
+ * with fetch so the endpoint's scheme decides http or https.
+ *
+ * Pushes are best-effort, not durable: a notification is tried once, right after the
+ * mail is committed, by the node that stored it. A node that dies in between, or a
+ * push service that is down, loses the notification, never the mail.
+ */
+export class PushService {
+  private keys: Promise<repo.VapidKeys> | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly db: Db, private readonly cfg: PushConfig, private readonly log?: Logger) {}
+
+  /** Makes sure the key pair exists; called at start-up so the first client does not wait for it. */
+  async init(): Promise<void> {
+    await this.vapid();
+  }
+
+  async publicKey(): Promise<string> {
+    return (await this.vapid()).publicKey;
+  }
+
+  async bind(me: AuthContext, input: PushSubscriptionInput): Promise<void> {
+    const problem = await endpointProblem(input.endpoint, this.cfg.allowPrivate);
+    if (problem) throw invalid('endpoint', problem);
+    if (!isP256Point(input.p256dh)) throw invalid('p256dh', 'is not a P-256 public key');
+    if (Buffer.from(input.auth, 'base64url').length !== 16) throw invalid('auth', 'is not an auth secret');
+    await repo.upsertSubscription(this.db, { userId: me.userId, sessionId: me.sessionId, endpoint: input.endpoint, p256dh: input.p256dh, auth: input.auth });
+  }
+
+  async unbind(userId: number, endpoint: string): Promise<void> {
+    await repo.deleteSubscription(this.db, userId, endpoint);
+  }
+
+  /** Announces newly stored mail. Never throws and never delays the caller: failures are logged. */
+  newMail(mail: NewMail[]): void {
+    if (mail.length === 0) return;
+    const job = this.notify(mail).catch((err: unknown) => this.log?.warn({ err }, 'push notification failed'));
+    this.inFlight.add(job);
+    void job.finally(() => this.inFlight.delete(job));
+  }
+
+  /** Resolves when the notifications started so far are done (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private vapid(): Promise<repo.VapidKeys> {
+    this.keys ??= repo.ensureKey(this.db, 'vapid', webpush.generateVAPIDKeys()).catch((err: unknown) => {
+      this.keys = undefined;
+      throw err;
+    });
+    return this.keys;
+  }
+
+  private async notify(mail: NewMail[]): Promise<void> {
+    const candidates = mail.filter((m) => m.folderMid !== SPAM);
+    if (candidates.length === 0) return;
+    const userIds = [...new Set(candidates.map((m) => m.userId))];
+    const settings = await settingsOf(this.db, userIds);
+    const now = new Date();
+    const wanted = candidates.filter((m) => {
+      const s = settings.get(m.userId) ?? DEFAULT_SETTINGS;
+      return s.notify_new_mail && s.notify_folders.includes(String(m.folderMid))
+        && !inQuietHours(now, { enabled: s.quiet_enabled, start: s.quiet_start, end: s.quiet_end, timeZone: s.time_zone });
+    });
+    if (wanted.length === 0) return;
+    // A mailbox bound into another's app (spec §6) notifies that app's devices too.
+    const owners = await ownersOf(this.db, [...new Set(wanted.map((m) => m.userId))]);
+    const subs = await repo.subscriptionsOf(this.db, [...new Set([...wanted.map((m) => m.userId), ...owners.map((o) => o.owner)])]);
+    if (subs.length === 0) return;
+    const heads = await repo.mailHeads(this.db, wanted.map((m) => m.messageId));
+    const keys = await this.vapid();
+    const sends: Promise<void>[] = [];
+    for (const head of heads) {
+      // Still where it was stored and unread: a rule or another device may have moved or read it meanwhile.
+      if (head.seen || head.folder_mid === SPAM) continue;
+      const audience = new Set([head.user_id, ...owners.filter((o) => o.linked === head.user_id).map((o) => o.owner)]);
+      const endpoints = new Map(subs.filter((s) => audience.has(s.user_id)).map((s) => [s.endpoint, s]));
+      const payload: PushPayload = {
+        title: head.from_name || head.from_address || head.email,
+        body: head.subject,
+        mid: String(head.id),
+        email: head.email,
+        url: `./#/pages/read-mail/index?mid=${head.id}`,
+      };
+      for (const sub of endpoints.values()) sends.push(this.send(sub, payload, head.urgent, keys));
+    }
+    await Promise.all(sends);
+  }
+
+  private async send(sub: { endpoint: string; p256dh: string; auth: string }, payload: PushPayload, urgent: boolean, keys: repo.VapidKeys): Promise<void> {
+    try {
+      // Checked again at send time: the name may resolve elsewhere now than when it was bound.
+      const problem = await endpointProblem(sub.endpoint, this.cfg.allowPrivate);
+      if (problem) throw new Error(`push endpoint refused: ${problem}`);
+      const req = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, JSON.stringify(payload), {
+        vapidDetails: { subject: this.cfg.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+        TTL: TTL_SECONDS,
+        urgency: urgent ? 'high' : 'normal',
+        contentEncoding: 'aes128gcm',
+      });
+      const headers: Record<string, string> = {};
+      // fetch computes Content-Length itself.
+      for (const [k, v] of Object.entries(req.headers)) if (k.toLowerCase() !== 'content-length') headers[k] = String(v);
+      const res = await fetch(req.endpoint, {
+        method: 'POST', headers, body: req.body ?? undefined, redirect: 'manual', signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      // 404 and 410: the subscription expired or was withdrawn (RFC 8030 §7.3, §8.3); it will never work again.
+      if (res.status === 404 || res.status === 410) await repo.deleteEndpoint(this.db, sub.endpoint);
+      else if (res.status < 200 || res.status > 299) this.log?.warn({ status: res.status, host: new URL(sub.endpoint).host }, 'push service refused a notification');
+    } catch (err) {
+      this.log?.warn({ err, host: safeHost(sub.endpoint) }, 'push notification not sent');
+    }
+  }
+}
+
+/** An uncompressed P-256 point (65 bytes, 0x04 first) that lies on the curve. */
+function isP256Point(b64url: string): boolean {
+  const raw = Buffer.from(b64url, 'base64url');
+  if (raw.length !== 65 || raw[0] !== 0x04) return false;
+  try {
+    createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33).toString('base64url') }, format: 'jwk' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function safeHost(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return '';
+  }
+}
