@@ -21,7 +21,16 @@ const TagListPage = lazy(() => import('./pages/modules/tag-list'));
 const SearchMailPage = lazy(() => import('./pages/modules/search-mail'));
 const SettingLanguagePage = lazy(() => import('./pages/modules/setting-language'));
 const SettingAboutPage = lazy(() => import('./pages/modules/setting-about'));
-const VerifyPage = lazy(() => import('./pages/verify'));
+// Account security (issue 7): verification, reset, security, password, devices and
+// the gesture lock share one chunk (pages/security-area.ts).
+const securityArea = () => import('./pages/security-area');
+const VerifyPage = lazy(() => securityArea().then((m) => ({ default: m.VerifyPage })));
+const ForgetPage = lazy(() => securityArea().then((m) => ({ default: m.ForgetPage })));
+const SettingSecurityPage = lazy(() => securityArea().then((m) => ({ default: m.SettingSecurityPage })));
+const SettingPasswordPage = lazy(() => securityArea().then((m) => ({ default: m.SettingPasswordPage })));
+const SettingDevicesPage = lazy(() => securityArea().then((m) => ({ default: m.SettingDevicesPage })));
+const SetAreaPage = lazy(() => securityArea().then((m) => ({ default: m.SetAreaPage })));
+const CodeAreaPage = lazy(() => securityArea().then((m) => ({ default: m.CodeAreaPage })));
 const WritePage = lazy(() => import('./pages/write'));
 const AttachUploadPage = lazy(() => import('./pages/modules/other-attach-upload'));
 const WriteResultPage = lazy(() => import('./pages/modules/write-result'));
@@ -55,6 +64,13 @@ export const router = createHashRouter([
   { path: '/pages/index/index', element: <StartPage /> },
   { path: '/pages/login/index', element: <LoginPage /> },
   { path: '/pages/verify/index', element: lazyPage(VerifyPage, false) },
+  { path: '/pages/forget/index', element: lazyPage(ForgetPage, false) },
+  // The lock screen checks the session itself: the guard sends locked pages to it.
+  { path: '/pages/other/codeArea', element: lazyPage(CodeAreaPage, false) },
+  { path: '/pages/other/setArea', element: lazyPage(SetAreaPage) },
+  { path: '/pages/modules/setting-security/index', element: lazyPage(SettingSecurityPage) },
+  { path: '/pages/modules/setting-password/index', element: lazyPage(SettingPasswordPage) },
+  { path: '/pages/modules/setting-devices/index', element: lazyPage(SettingDevicesPage) },
   {
     element: guard(<TabLayout />),
     children: [

@@ -35,7 +35,7 @@ export const en = {
   loginSubtitle: 'Enterprise mail',
   emailInvalid: 'A mailbox address must be valid',
   passwordEmpty: 'Password must not be empty',
-  verifyNotAvailable: 'Second security verification is not available in this version yet. Please ask your administrator.',
+  forgotPassword: 'Forgot password?',
   backToLogin: 'Back to login',
   // Lists, spec §9
   loadMore: 'load more',

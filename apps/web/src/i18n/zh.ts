@@ -32,7 +32,7 @@ export const zh: Messages = {
   loginSubtitle: '企业邮箱',
   emailInvalid: '请输入有效的邮箱地址',
   passwordEmpty: '密码不能为空',
-  verifyNotAvailable: '当前版本暂不支持二次安全验证，请联系管理员。',
+  forgotPassword: '忘记密码？',
   backToLogin: '返回登录',
   loadMore: '加载更多',
   loadingMore: '加载中',

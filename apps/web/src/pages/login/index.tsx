@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from 'antd-mobile';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { isEmail } from '@mailwing/shared';
-import { api, refreshMbox } from '../../api/endpoints';
+import { api } from '../../api/endpoints';
+import { completeLogin, verifyPath } from '../../api/login';
 import { setLanguage, useLanguage, useT } from '../../i18n';
 import { session } from '../../state/session';
 import { FormField } from '../../ui/form-field';
@@ -13,7 +14,9 @@ export default function LoginPage() {
   const m = useT();
   const language = useLanguage();
   const navigate = useNavigate();
-  const [email, setEmail] = useState(() => session.get().currentEmailName);
+  const [params] = useSearchParams();
+  // ?email= comes back from a password reset.
+  const [email, setEmail] = useState(() => params.get('email') ?? session.get().currentEmailName);
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [busy, setBusy] = useState(false);
@@ -32,13 +35,10 @@ export default function LoginPage() {
     try {
       const result = await api.login(address, password);
       if ('verify' in result) {
-        navigate(`/pages/verify/index?ticket=${encodeURIComponent(result.ticket)}`);
+        navigate(verifyPath(result));
         return;
       }
-      session.setToken(result.token);
-      session.setCurrentEmailName(result.email);
-      session.setMailList([{ email: result.email }]);
-      await refreshMbox();
+      await completeLogin(result);
       navigate(TAB_ROUTES.inbox, { replace: true });
     } catch {
       // The request layer has already told the user why.
@@ -76,6 +76,9 @@ export default function LoginPage() {
           onChange={setPassword}
           error={errors.password}
         />
+        <div className="mw-login-forgot">
+          <Link to={`/pages/forget/index${isEmail(email.trim()) ? `?email=${encodeURIComponent(email.trim())}` : ''}`}>{m.forgotPassword}</Link>
+        </div>
         <Button block color="primary" size="large" type="submit" loading={busy} className="mw-login-submit">
           {m.login}
         </Button>
