@@ -27,3 +27,58 @@ self.addEventListener('fetch', (event) => {
   }
   event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
 });
+
+// Web Push (RFC 8030; the payload is encrypted per RFC 8291 and decrypted by
+// the browser). The server sends a PushPayload: { title, body, mid, email, url }.
+// userVisibleOnly subscriptions must show a notification for every push.
+self.addEventListener('push', (event) => {
+  let payload;
+  try {
+    payload = event.data ? event.data.json() : {};
+  } catch {
+    payload = { body: event.data ? event.data.text() : '' };
+  }
+  event.waitUntil(self.registration.showNotification(payload.title || 'Mailwing', {
+    body: payload.body || '',
+    // One notification per mail: a repeated push for it replaces, not stacks.
+    tag: payload.mid || undefined,
+    data: payload,
+    icon: './icon-192.png',
+    badge: './icon-192.png',
+  }));
+});
+
+/**
+ * Where a tap goes: the payload's url (the read page for the mail), ours only,
+ * carrying the mailbox as &email= so the app switches to it first (a bound
+ * mailbox that is not the current one).
+ */
+function openUrl(payload) {
+  const fallback = `./#/pages/read-mail/index?mid=${encodeURIComponent(payload.mid || '')}`;
+  let url;
+  try {
+    url = new URL(payload.url || fallback, self.registration.scope);
+  } catch {
+    url = new URL(fallback, self.registration.scope);
+  }
+  if (url.origin !== self.location.origin) url = new URL(fallback, self.registration.scope);
+  if (payload.email && !/[?&]email=/.test(url.hash)) {
+    url.hash += `${url.hash.includes('?') ? '&' : '?'}email=${encodeURIComponent(payload.email)}`;
+  }
+  return url.href;
+}
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = openUrl(event.notification.data || {});
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const open = windows.find((c) => c.url.startsWith(self.registration.scope));
+    if (!open) return self.clients.openWindow(target);
+    await open.focus();
+    // The page routes to it (main.tsx): only the hash changes, so nothing reloads
+    // and nothing typed there is lost.
+    open.postMessage({ type: 'mailwing:open', url: target });
+    return undefined;
+  })());
+});

@@ -63,7 +63,7 @@ await shot('dir-list');
 await page.goto(`${base}/#/pages/address/index`);
 await shot('address');
 await page.goto(`${base}/#/pages/setting/index`);
-await page.locator('.mw-account-meta').waitFor();
+await page.locator('.mw-account-email').waitFor();
 await shot('settings');
 await page.goto(`${base}/#/pages/modules/setting-about/index`);
 await shot('about');

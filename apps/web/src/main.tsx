@@ -6,6 +6,7 @@ import zhCN from 'antd-mobile/es/locales/zh-CN';
 import { RouterProvider } from 'react-router-dom';
 import { useLanguage } from './i18n';
 import { router } from './router';
+import { followAccount } from './state/settings';
 import './styles.css';
 
 function App() {
@@ -27,9 +28,19 @@ createRoot(document.getElementById('root') as HTMLElement).render(
 // Loaded after the first screen; nothing on it waits for the stream.
 void import('./api/live').then(({ startLiveUpdates }) => startLiveUpdates());
 
-// Installable PWA: the worker caches the app shell only (see sw.js).
+// The account's settings load with each session, for its language (it follows
+// the account across devices).
+followAccount();
+
+// Installable PWA: the worker caches the app shell and shows push notifications (see sw.js).
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   window.addEventListener('load', () => {
     navigator.serviceWorker.register('./sw.js').catch((error: unknown) => console.warn('service worker not registered', error));
+  });
+  // A tapped notification opens its mail in this window: sw.js sends where to.
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<{ type?: string; url?: string }>) => {
+    if (event.data?.type !== 'mailwing:open' || typeof event.data.url !== 'string') return;
+    const url = new URL(event.data.url, window.location.href);
+    if (url.origin === window.location.origin && url.hash.startsWith('#/')) window.location.hash = url.hash;
   });
 }

@@ -6,6 +6,8 @@ import StartPage from './pages/index';
 import ListTabPage from './pages/list-tab';
 import LoginPage from './pages/login';
 import MboxListPage from './pages/mbox/mbox-list';
+import { MailboxParam } from './pages/mbox/mailbox-param';
+import { loadAccountPages } from './pages/setting/load-account-pages';
 import SettingPage from './pages/setting';
 import { RequireSession } from './ui/require-session';
 import { TAB_ROUTES, TabLayout } from './ui/tab-layout';
@@ -19,8 +21,16 @@ const ChooseDirPage = lazy(() => import('./pages/modules/choose-dir'));
 const CreateDirPage = lazy(() => import('./pages/modules/create-dir'));
 const TagListPage = lazy(() => import('./pages/modules/tag-list'));
 const SearchMailPage = lazy(() => import('./pages/modules/search-mail'));
-const SettingLanguagePage = lazy(() => import('./pages/modules/setting-language'));
-const SettingAboutPage = lazy(() => import('./pages/modules/setting-about'));
+// The account area's pages share one chunk (pages/setting/account-pages.ts): settings,
+// notifications, version, agreement, binding a mailbox (issue 7).
+const SettingLanguagePage = lazy(() => loadAccountPages().then((m) => ({ default: m.SettingLanguagePage })));
+const SettingAboutPage = lazy(() => loadAccountPages().then((m) => ({ default: m.SettingAboutPage })));
+const SettingProfilePage = lazy(() => loadAccountPages().then((m) => ({ default: m.SettingProfilePage })));
+const SettingNicknamePage = lazy(() => loadAccountPages().then((m) => ({ default: m.SettingNicknamePage })));
+const InformationPage = lazy(() => loadAccountPages().then((m) => ({ default: m.InformationPage })));
+const VersionPage = lazy(() => loadAccountPages().then((m) => ({ default: m.VersionPage })));
+const AgreementPage = lazy(() => loadAccountPages().then((m) => ({ default: m.AgreementPage })));
+const BindMailboxPage = lazy(() => loadAccountPages().then((m) => ({ default: m.BindMailboxPage })));
 // Account security (issue 7): verification, reset, security, password, devices and
 // the gesture lock share one chunk (pages/security-area.ts).
 const securityArea = () => import('./pages/security-area');
@@ -80,7 +90,8 @@ export const router = createHashRouter([
       { path: TAB_ROUTES.settings, element: <SettingPage /> },
     ],
   },
-  { path: '/pages/read-mail/index', element: lazyPage(ReadMailPage) },
+  // A push notification's link names the mailbox (&email=): switch to it first.
+  { path: '/pages/read-mail/index', element: <MailboxParam>{lazyPage(ReadMailPage)}</MailboxParam> },
   { path: '/pages/list/index', element: lazyPage(ListPage) },
   { path: '/pages/modules/dir-list/index', element: lazyPage(DirListPage) },
   { path: '/pages/modules/choose-dir/index', element: lazyPage(ChooseDirPage) },
@@ -89,6 +100,13 @@ export const router = createHashRouter([
   { path: '/pages/modules/search-mail/index', element: lazyPage(SearchMailPage) },
   { path: '/pages/modules/setting-language/index', element: lazyPage(SettingLanguagePage) },
   { path: '/pages/modules/setting-about/index', element: lazyPage(SettingAboutPage) },
+  { path: '/pages/modules/setting-profile/index', element: lazyPage(SettingProfilePage) },
+  { path: '/pages/modules/setting-nickname/index', element: lazyPage(SettingNicknamePage) },
+  { path: '/pages/information/index', element: lazyPage(InformationPage) },
+  { path: '/pages/other/version', element: lazyPage(VersionPage) },
+  // The agreement is readable before login too (a login page may link to it).
+  { path: '/pages/other/agreement', element: lazyPage(AgreementPage, false) },
+  { path: '/pages/mbox/bind', element: lazyPage(BindMailboxPage) },
   { path: '/pages/write/index', element: lazyPage(WritePage) },
   { path: '/pages/modules/other-attach-upload/index', element: lazyPage(AttachUploadPage) },
   { path: '/pages/modules/write-result/index', element: lazyPage(WriteResultPage) },

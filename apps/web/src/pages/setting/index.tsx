@@ -1,23 +1,41 @@
-import { useEffect, useState } from 'react';
-import { Button, Dialog, List, ProgressBar } from 'antd-mobile';
-import { GlobalOutline, InformationCircleOutline } from 'antd-mobile-icons';
+import { useEffect } from 'react';
+import { Button, Dialog, List } from 'antd-mobile';
 import { useNavigate } from 'react-router-dom';
-import { APP_VERSION, formatFileSize, type Account } from '@mailwing/shared';
+import { APP_VERSION } from '@mailwing/shared';
 import { api } from '../../api/endpoints';
 import { useLanguage, useT } from '../../i18n';
-import { session } from '../../state/session';
-import { AccountCard } from '../../ui/account-card';
+import { gestureLockEnabled } from '../../state/gesture-lock';
+import { localPart, session, useSession } from '../../state/session';
+import { reloadSettings, useSettings } from '../../state/settings';
+import { Avatar } from '../../ui/avatar';
 import { Page } from '../../ui/page';
 
-/** Settings tab: the account, language, about and logout. */
+// Plain rows that lead to the pages behind them: this tab is in the first-screen bundle.
+const ROUTES = {
+  profile: '/pages/modules/setting-profile/index',
+  nickname: '/pages/modules/setting-nickname/index',
+  password: '/pages/modules/setting-password/index',
+  security: '/pages/modules/setting-security/index',
+  devices: '/pages/modules/setting-devices/index',
+  language: '/pages/modules/setting-language/index',
+  notify: '/pages/information/index',
+  gesture: '/pages/other/setArea',
+  version: '/pages/other/version',
+  about: '/pages/modules/setting-about/index',
+  agreement: '/pages/other/agreement',
+} as const;
+
+/** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
 export default function SettingPage() {
   const m = useT();
   const language = useLanguage();
   const navigate = useNavigate();
-  const [account, setAccount] = useState<Account | null>(null);
+  const email = useSession((s) => s.currentEmailName);
+  const settings = useSettings();
 
   useEffect(() => {
-    api.check().then(setAccount, () => undefined);
+    // Fresh on every visit: the nickname or avatar may have changed on another device.
+    void reloadSettings();
   }, []);
 
   const logout = async () => {
@@ -28,30 +46,38 @@ export default function SettingPage() {
     session.logout();
   };
 
-  const percent = account && account.quotaBytes > 0 ? Math.min(100, (account.usedBytes / account.quotaBytes) * 100) : 0;
+  const row = (key: keyof typeof ROUTES, label: string, extra?: string) => (
+    <List.Item key={key} data-row={key} extra={extra} onClick={() => navigate(ROUTES[key])}>{label}</List.Item>
+  );
+  const onOff = (on: boolean | undefined) => (on === undefined ? undefined : on ? m.stOn : m.stOff);
+  const name = settings?.nickname || localPart(email);
   return (
     <Page title={m.tabSettings}>
-      <AccountCard label={m.account} name={account?.name}>
-        {account && (
-          <div className="mw-account-meta">
-            {account.company} · {account.role === 'admin' ? m.roleAdmin : m.roleUser}
-          </div>
-        )}
-      </AccountCard>
-      {account && account.quotaBytes > 0 && (
-        <List header={m.storage}>
-          <List.Item description={<ProgressBar percent={percent} />}>
-            {m.storageUsed(formatFileSize(account.usedBytes), formatFileSize(account.quotaBytes))}
-          </List.Item>
-        </List>
-      )}
+      <List className="mw-gap mw-profile-row">
+        <List.Item
+          data-row="profile"
+          prefix={<Avatar src={settings?.avatar} name={name} />}
+          description={<span className="mw-account-email">{email}</span>}
+          onClick={() => navigate(ROUTES.profile)}
+        >
+          {name}
+        </List.Item>
+      </List>
       <List className="mw-gap">
-        <List.Item prefix={<GlobalOutline />} extra={language === 'zh' ? m.languageZh : m.languageEn} onClick={() => navigate('/pages/modules/setting-language/index')}>
-          {m.language}
-        </List.Item>
-        <List.Item prefix={<InformationCircleOutline />} extra={APP_VERSION} onClick={() => navigate('/pages/modules/setting-about/index')}>
-          {m.about}
-        </List.Item>
+        {row('nickname', m.stNickname, settings?.nickname)}
+        {row('password', m.stPassword)}
+        {row('security', m.stSecurity, onOff(settings?.secverify))}
+        {row('devices', m.stDevices)}
+      </List>
+      <List className="mw-gap">
+        {row('language', m.language, language === 'zh' ? m.languageZh : m.languageEn)}
+        {row('notify', m.stNotify)}
+        {row('gesture', m.stGesture, onOff(gestureLockEnabled(email)))}
+      </List>
+      <List className="mw-gap">
+        {row('version', m.stVersion, APP_VERSION)}
+        {row('about', m.about)}
+        {row('agreement', m.stAgreement)}
       </List>
       <div className="mw-padded">
         <Button block color="danger" fill="outline" onClick={() => void logout()}>{m.logout}</Button>

@@ -1,10 +1,12 @@
 import { List } from 'antd-mobile';
+import { useNavigate } from 'react-router-dom';
 import { APP_VERSION } from '@mailwing/shared';
 import { useT } from '../../../i18n';
 import { Page } from '../../../ui/page';
 
 export default function SettingAboutPage() {
   const m = useT();
+  const navigate = useNavigate();
   return (
     <Page title={m.titleAbout} back="/pages/setting/index">
       <div className="mw-about">
@@ -13,7 +15,8 @@ export default function SettingAboutPage() {
         <div className="mw-about-text">{m.aboutText}</div>
       </div>
       <List>
-        <List.Item extra={<span data-testid="app-version">{APP_VERSION}</span>}>{m.version}</List.Item>
+        <List.Item extra={<span data-testid="app-version">{APP_VERSION}</span>} onClick={() => navigate('/pages/other/version')}>{m.stVersion}</List.Item>
+        <List.Item onClick={() => navigate('/pages/other/agreement')}>{m.stAgreement}</List.Item>
       </List>
     </Page>
   );
