@@ -10,6 +10,7 @@ export const enSecurity = {
   titleSetArea: 'Set gesture password',
   titleCodeArea: 'Password protection',
   goBack: 'Back',
+  nextStep: 'Next',
   // Codes, spec §5 and §8
   codeEmpty: 'Code is empty',
   codeSixDigits: 'The code must be six digits',
@@ -59,6 +60,8 @@ export const enSecurity = {
   // Security settings
   secondVerification: 'Second verification',
   secondVerificationHint: 'Ask for a code from an authenticator app when logging in.',
+  bannerOn: 'Logging in asks for your password and a code from your authenticator app.',
+  bannerOff: 'Turn it on to keep your mail safe even if someone learns your password.',
   on: 'On',
   off: 'Off',
   notSet: 'Not set',
@@ -162,4 +165,18 @@ export const enSecurity = {
   gestureOtherAccount: 'Log in with another account',
   patternPad: 'Gesture pad: draw by connecting the points',
   patternPoint: (n: number) => `Point ${n}`,
+  // The server's refusals (it answers in English), in the UI language
+  srvTicketExpired: 'The verification has expired. Please log in again.',
+  srvTicketSpent: 'Too many wrong codes. Please log in again.',
+  srvCodeWrong: 'The verification code is incorrect.',
+  srvCodeReplayed: 'This code has already been used. Wait for the next code from your authenticator.',
+  srvRecoveryWrong: 'The recovery code is incorrect or has already been used.',
+  srvEmailCodeWrong: 'The verification code is incorrect or has expired.',
+  srvAnswerWrong: 'The answer is incorrect.',
+  srvPasswordWrong: 'The password is incorrect.',
+  srvOldPasswordWrong: 'The old password is incorrect.',
+  srvNoBackupEmail: 'No backup address is set for this account.',
+  srvResetExpired: 'The password reset has expired. Please start again.',
+  srvSameAddress: 'The backup address must be another address than this mailbox.',
+  srvTooMany: (s: number) => `Too many failed attempts. Try again in ${s} seconds.`,
 };

@@ -99,6 +99,7 @@ export function PatternPad({ onComplete, onStart, status = 'idle', disabled, lab
       aria-label={label}
       data-testid="pattern-pad"
       data-drawing={cursor ? 'true' : 'false'}
+      aria-busy={disabled ? 'true' : 'false'}
       onPointerDown={down}
       onPointerMove={move}
       onPointerUp={up}

@@ -5,7 +5,7 @@ import { Code, isEmail, type ResetWays } from '@mailwing/shared';
 import type { ApiError } from '../../api/request';
 import { securityApi } from '../../api/security';
 import { useSecurityT } from '../../i18n/security';
-import { passwordMessage, passwordProblems } from '../../state/security-forms';
+import { localFields, passwordMessage, passwordProblems, securityText } from '../../state/security-forms';
 import { CodeInput, codeProblem } from '../../ui/code-input';
 import { Field } from '../../ui/field';
 import { Page } from '../../ui/page';
@@ -45,8 +45,10 @@ export default function ForgetPage() {
       await work();
     } catch (e) {
       const err = e as ApiError;
-      // Field errors under their fields; everything else the request layer toasted.
-      if (err.fields && Object.keys(err.fields).length > 0) setErrors(err.fields);
+      // Field errors under their fields. A wrong code or answer (verifyReset
+      // is quiet) under its field; anything else the request layer toasted.
+      if (err.fields && Object.keys(err.fields).length > 0) setErrors(localFields(m, err.fields));
+      else if (step === 'verify') setErrors({ [way === 'email' ? 'code' : 'answer']: securityText(m, err.message) });
       // The reset ticket expired (toasted): start again from the address.
       if (err.code === Code.NotFound && step === 'password') setStep('account');
     } finally {
@@ -119,7 +121,7 @@ export default function ForgetPage() {
             error={errors.email}
             clearable
           />
-          <Button block color="primary" size="large" type="submit" loading={busy} className="mw-sec-submit" data-testid="forget-next">{m.next}</Button>
+          <Button block color="primary" size="large" type="submit" loading={busy} className="mw-sec-submit" data-testid="forget-next">{m.nextStep}</Button>
         </form>
       )}
 
@@ -164,7 +166,7 @@ export default function ForgetPage() {
             )}
           </div>
           <div className="mw-padded">
-            <Button block color="primary" size="large" type="submit" loading={busy} data-testid="forget-verify">{m.next}</Button>
+            <Button block color="primary" size="large" type="submit" loading={busy} data-testid="forget-verify">{m.nextStep}</Button>
           </div>
         </form>
       )}

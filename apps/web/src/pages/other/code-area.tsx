@@ -75,6 +75,8 @@ export default function CodeAreaPage() {
     if (left > 0) return setMessage(m.gestureWrong(left));
     resetTries(email);
     Toast.show({ content: m.gestureTooManyTries, duration: 3000 });
+    // Whoever is guessing must not keep a live session on the server either.
+    await securityApi.logout().catch(() => undefined);
     session.logout();
   };
 
@@ -108,7 +110,7 @@ export default function CodeAreaPage() {
           />
           <div className="mw-gesture-links">
             <a onClick={() => void forgot()} data-testid="gesture-forgot">{m.gestureForgot}</a>
-            <a onClick={() => session.logout()}>{m.gestureOtherAccount}</a>
+            <a onClick={() => void securityApi.logout().catch(() => undefined).then(() => session.logout())}>{m.gestureOtherAccount}</a>
           </div>
         </div>
       </Page>

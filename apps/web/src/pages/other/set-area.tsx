@@ -47,7 +47,7 @@ export default function SetAreaPage() {
       if (!step.ok) return setMessage({ text: m.gestureTooShort, error: true });
       setFirst(step.pattern);
       setMode('confirm');
-      setMessage({ text: m.gestureConfirm, error: false });
+      setMessage(null);
       return;
     }
     const step = confirmDrawing(first, pattern);
@@ -164,7 +164,7 @@ export default function SetAreaPage() {
         <GesturePreview pattern={first} />
         <div className="mw-gesture-title">{mode === 'draw' ? m.gestureDraw : m.gestureConfirm}</div>
         <div className={message?.error ? 'mw-gesture-message is-error' : 'mw-gesture-message'} role={message?.error ? 'alert' : 'status'} data-testid="gesture-message">
-          {message?.text ?? m.gestureDrawHint}
+          {message?.text ?? (mode === 'draw' ? m.gestureDrawHint : '')}
         </div>
         <PatternPad label={m.patternPad} status={message?.error ? 'error' : 'idle'} onStart={() => message?.error && setMessage(null)} onComplete={drawn} />
         <div className="mw-gesture-links">

@@ -9,19 +9,9 @@ import { deviceLabel, deviceName } from '../../../state/user-agent';
 import { Page } from '../../../ui/page';
 import { EmptyState, ErrorState } from '../../../ui/state-view';
 import '../../../ui/security.css';
+import { DeviceIcon } from './device-icon';
 
 const MOBILE = new Set(['Android', 'iOS', 'HarmonyOS']);
-const box = { width: '1em', height: '1em', viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', strokeWidth: 1.6, strokeLinecap: 'round', strokeLinejoin: 'round', 'aria-hidden': true } as const;
-
-/** A phone or a computer (antd-mobile-icons has neither). */
-function DeviceIcon({ mobile }: { mobile: boolean }) {
-  return mobile ? (
-    <svg {...box}><rect x="6.5" y="2.5" width="11" height="19" rx="2" /><path d="M10.5 18.5h3" /></svg>
-  ) : (
-    <svg {...box}><rect x="3" y="4" width="18" height="12" rx="1.5" /><path d="M8 20h8M12 16v4" /></svg>
-  );
-}
-
 /** Devices (our route): the sessions of this mailbox, this one first; any other can be signed out. */
 export default function SettingDevicesPage() {
   const m = useSecurityT();

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Button, Toast } from 'antd-mobile';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { Code } from '@mailwing/shared';
 import type { ApiError } from '../../../api/request';
 import { securityApi } from '../../../api/security';
 import { useSecurityT } from '../../../i18n/security';
-import { passwordMessage, passwordProblems, type PasswordField } from '../../../state/security-forms';
+import { localFields, passwordMessage, passwordProblems, securityText, type PasswordField } from '../../../state/security-forms';
 import { useSession } from '../../../state/session';
 import { Field } from '../../../ui/field';
 import { Page } from '../../../ui/page';
@@ -44,7 +45,11 @@ export default function SettingPasswordPage() {
       await securityApi.changePassword(values.old, values.password, values.confirm);
     } catch (e) {
       const err = e as ApiError;
-      setErrors({ old: err.fields?.old, password: err.fields?.password, confirm: err.fields?.confirm });
+      const fields = err.fields ?? {};
+      if (Object.keys(fields).length > 0) setErrors(localFields(m, fields));
+      // 403: the old password is wrong; anything else (no network) as a toast.
+      else if (err.code === Code.Forbidden) setErrors({ old: securityText(m, err.message) });
+      else Toast.show({ content: err.message });
       return;
     } finally {
       setBusy(false);

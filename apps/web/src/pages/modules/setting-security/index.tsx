@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { List, SpinLoading, Switch, Toast } from 'antd-mobile';
-import { CheckShieldOutline, ExclamationShieldOutline, KeyOutline, LockOutline, MailOutline, QuestionCircleOutline, UnlockOutline } from 'antd-mobile-icons';
+import { CheckShieldOutline, ExclamationShieldOutline, KeyOutline, LockOutline, MailOutline, QuestionCircleOutline } from 'antd-mobile-icons';
 import { useNavigate } from 'react-router-dom';
 import type { RecoveryCodes, SecurityState, TotpSetup } from '@mailwing/shared';
 import { securityApi } from '../../../api/security';
@@ -10,6 +10,7 @@ import { useSession } from '../../../state/session';
 import { Page } from '../../../ui/page';
 import { askPassword } from '../../../ui/password-prompt';
 import { ErrorState } from '../../../ui/state-view';
+import { DeviceIcon, GestureIcon } from '../setting-devices/device-icon';
 import '../../../ui/security.css';
 import { BackupEmailSheet } from './backup-email-sheet';
 import { QuestionSheet } from './question-sheet';
@@ -42,7 +43,7 @@ export default function SettingSecurityPage() {
 
   const toggleTotp = async (on: boolean) => {
     if (on) {
-      const begun = await askPassword({ title: m.enterPassword, hint: m.enterPasswordHint, confirmText: m.next, action: securityApi.totpBegin });
+      const begun = await askPassword({ title: m.enterPassword, hint: m.enterPasswordHint, confirmText: m.nextStep, action: securityApi.totpBegin });
       if (begun) setSetup(begun);
       return;
     }
@@ -97,10 +98,10 @@ export default function SettingSecurityPage() {
         {state.totp ? <CheckShieldOutline /> : <ExclamationShieldOutline />}
         <div>
           <div className="mw-sec-banner-title">{m.secondVerification}: {state.totp ? m.on : m.off}</div>
-          <div className="mw-sec-banner-text">{m.secondVerificationHint}</div>
+          <div className="mw-sec-banner-text">{state.totp ? m.bannerOn : m.bannerOff}</div>
         </div>
       </div>
-      <List header={m.secondVerification}>
+      <List header={m.secondVerification} className="mw-sec-list">
         <List.Item
           prefix={<CheckShieldOutline />}
           extra={<Switch checked={state.totp} data-testid="totp-switch" aria-label={m.secondVerification} onChange={(on) => void toggleTotp(on)} />}
@@ -114,7 +115,7 @@ export default function SettingSecurityPage() {
           </List.Item>
         )}
       </List>
-      <List header={m.passwordRecovery}>
+      <List header={m.passwordRecovery} className="mw-sec-list">
         <List.Item
           prefix={<MailOutline />}
           extra={<span className="mw-sec-extra" data-testid="backup-email-value">{state.backupEmail ?? m.notSet}</span>}
@@ -134,10 +135,10 @@ export default function SettingSecurityPage() {
           {m.securityQuestion}
         </List.Item>
       </List>
-      <List header={m.accountSection} className="mw-gap">
+      <List header={m.accountSection} className="mw-sec-list">
         <List.Item prefix={<LockOutline />} onClick={() => navigate('/pages/modules/setting-password/index')}>{m.titlePassword}</List.Item>
-        <List.Item prefix={<UnlockOutline />} extra={gesture ? m.on : m.off} onClick={() => navigate('/pages/other/setArea')}>{m.gestureLock}</List.Item>
-        <List.Item prefix={<KeyOutline />} onClick={() => navigate('/pages/modules/setting-devices/index')}>{m.devices}</List.Item>
+        <List.Item prefix={<GestureIcon />} extra={gesture ? m.on : m.off} onClick={() => navigate('/pages/other/setArea')}>{m.gestureLock}</List.Item>
+        <List.Item prefix={<DeviceIcon mobile />} onClick={() => navigate('/pages/modules/setting-devices/index')}>{m.devices}</List.Item>
       </List>
       <div className="mw-bottom-space" />
 

@@ -4,6 +4,7 @@ import type { SecurityState } from '@mailwing/shared';
 import type { ApiError } from '../../../api/request';
 import { securityApi } from '../../../api/security';
 import { useSecurityT } from '../../../i18n/security';
+import { localFields, securityText } from '../../../state/security-forms';
 import { Field } from '../../../ui/field';
 
 interface Props {
@@ -46,7 +47,9 @@ export function QuestionSheet({ visible, current, onClose, onSaved, onRemove }: 
       onSaved(await securityApi.setQuestion(password, question.trim(), answer));
     } catch (e) {
       const err = e as ApiError;
-      setErrors({ question: err.fields?.question, answer: err.fields?.answer, password: err.fields?.password });
+      const fields = err.fields ?? {};
+      // A wrong password (403) has no field: say it under the password.
+      setErrors(Object.keys(fields).length > 0 ? localFields(m, fields) : { password: securityText(m, err.message) });
     } finally {
       setBusy(false);
     }
