@@ -3,13 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SettingMessages, type Account, type Settings } from '@mailwing/shared';
 import { startTestServer, type TestServer } from './harness.js';
+import { enableTotp, totpCode } from './security-helpers.js';
 
 // A stand-in for WeChat's OAuth code exchange (GET /sns/oauth2/access_token), speaking
 // its documented protocol: HTTP 200 always, JSON labelled text/plain, {errcode, errmsg}
 // on failure. Each code works once, as WeChat's do.
 const APPID = 'wx1234567890abcdef';
 const SECRET = 'test-app-secret';
-const codes = new Map<string, string>([['alice-1', 'openid-alice'], ['alice-2', 'openid-alice'], ['alice-3', 'openid-alice'], ['stranger-1', 'openid-stranger']]);
+const codes = new Map<string, string>([
+  ['alice-1', 'openid-alice'], ['alice-2', 'openid-alice'], ['alice-3', 'openid-alice'], ['alice-4', 'openid-alice'], ['stranger-1', 'openid-stranger'],
+]);
 const used = new Set<string>();
 let wechat: http.Server;
 let apiBase = '';
@@ -112,6 +115,16 @@ describe('WeChat login switched on', () => {
     const forged = `${state.slice(0, 55)}${state.endsWith('0') ? '1' : '0'}`;
     expect(await s.post('/h5/login/wxcode', { code: 'alice-3', state: forged })).toMatchObject({ code: 422, error: { state: expect.any(String) } });
     expect(await s.post('/h5/login/wxcode', { code: 'alice-3', state: 'abc' })).toMatchObject({ code: 422 });
+  });
+
+  it('stands in for the password only: a mailbox with second verification still asks for its code', async () => {
+    const { secret } = await enableTotp(s, alice, 'alice@demo.test');
+    const r = await s.post<{ verify: boolean; ticket: string; ways: string[] }>('/h5/login/wxcode', { code: 'alice-4' });
+    expect(r.code).toBe(200);
+    expect(r.data).toMatchObject({ verify: true, ways: expect.arrayContaining(['totp', 'recovery']) });
+    expect(r.data).not.toHaveProperty('token');
+    const done = await s.post<{ token: string; email: string }>('/h5/login/secverify', { ticket: r.data.ticket, way: 'totp', code: totpCode(secret) });
+    expect(done).toMatchObject({ code: 200, data: { email: 'alice@demo.test' } });
   });
 
   it('gives up on WeChat after 5 seconds', async () => {

@@ -19,7 +19,7 @@ import { flag } from './common.js';
 //   auth POST login/unbind           EmailInput → Empty                (refused for the current mailbox, spec §5)
 //        GET  login/wx               → WechatAuthorize                  (the OAuth authorize URL)
 //        GET  login/app              → WechatAppInfo
-//        POST login/wxcode           WechatCodeInput → SessionResult
+//        POST login/wxcode           WechatCodeInput → LoginResult      (a challenge when second verification is on)
 //   auth POST login/app-bind?code=   → Empty                           (bind the WeChat account to this mailbox)
 // With WeChat not configured every WeChat route answers 403 "cannot operate without binding WeChat".
 

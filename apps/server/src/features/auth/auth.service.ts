@@ -42,7 +42,14 @@ export class AuthService {
   }
 
   async login(input: LoginInput, client: { ip: string; userAgent: string }): Promise<LoginResult> {
-    const user = await this.verifyCredentials(input, client);
+    return this.open(await this.verifyCredentials(input, client), client);
+  }
+
+  /**
+   * A first factor was proven (a password, or a WeChat account bound to the mailbox):
+   * a session, or the second-verification challenge when the mailbox has one on.
+   */
+  async open(user: User, client: { ip: string; userAgent: string }): Promise<LoginResult> {
     const challenge = await this.secondFactor?.(user, client);
     if (challenge) return challenge;
     const token = await this.createSession(user.id, client);

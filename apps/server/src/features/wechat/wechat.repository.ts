@@ -1,8 +1,9 @@
 import type { Db } from '../../db/connect.js';
 
-export async function findBinding(db: Db, openid: string) {
-  return db.selectFrom('wechat_bindings').innerJoin('users', 'users.id', 'wechat_bindings.user_id')
-    .select(['users.id as userId', 'users.email', 'users.status']).where('wechat_bindings.openid', '=', openid).executeTakeFirst();
+/** The mailbox a WeChat account (openid) is bound to. */
+export async function boundUserId(db: Db, openid: string): Promise<number | undefined> {
+  const row = await db.selectFrom('wechat_bindings').select('user_id').where('openid', '=', openid).executeTakeFirst();
+  return row?.user_id;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Empty, envelope, SessionResult, WechatAppInfo, WechatAuthorize, WechatCodeInput } from '@mailwing/shared';
+import { Empty, envelope, LoginResult, WechatAppInfo, WechatAuthorize, WechatCodeInput } from '@mailwing/shared';
 import { ok } from '../../http/envelope.js';
 import { caller, type App } from '../../http/types.js';
 import type { WechatService } from './wechat.service.js';
@@ -14,7 +14,7 @@ export function wechatRoutes(app: App, wechat: WechatService): void {
   // For the native app's WeChat SDK, which runs the authorize step itself.
   app.get('/h5/login/app', { config: pub, preValidation, schema: { tags, response: { 200: envelope(WechatAppInfo) } } }, async () => ok(wechat.appInfo()));
 
-  app.post('/h5/login/wxcode', { config: pub, preValidation, schema: { tags, body: WechatCodeInput, response: { 200: envelope(SessionResult) } } }, async (req) =>
+  app.post('/h5/login/wxcode', { config: pub, preValidation, schema: { tags, body: WechatCodeInput, response: { 200: envelope(LoginResult) } } }, async (req) =>
     ok(await wechat.login(req.body, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') })));
 
   // Spec §7 puts the code in the query string of this POST.

@@ -1,7 +1,8 @@
-import { Code, SettingMessages, type SessionResult, type WechatAppInfo, type WechatAuthorize, type WechatCodeInput } from '@mailwing/shared';
+import { Code, SettingMessages, type LoginResult, type WechatAppInfo, type WechatAuthorize, type WechatCodeInput } from '@mailwing/shared';
 import type { WechatConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { AppError, invalid } from '../../errors.js';
+import { findUserById } from '../account/account.repository.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
 import { exchangeCode } from './wechat.client.js';
 import * as repo from './wechat.repository.js';
@@ -15,8 +16,8 @@ const unbound = () => new AppError(Code.Forbidden, SettingMessages.wechatUnbound
  * Logging in with WeChat (OAuth 2.0, snsapi_base): the browser goes to WeChat's
  * authorize page and comes back with a code; the server exchanges it for the user's
  * openid and logs in the mailbox bound to it. Off until an appid and secret are set.
- * A WeChat login is a login of its own: like a password login without second
- * verification, it opens a session directly (the contract answers a SessionResult).
+ * WeChat stands in for the password only: a mailbox with second verification on
+ * still asks for its code, exactly as after a password.
  */
 export class WechatService {
   constructor(private readonly db: Db, private readonly cfg: WechatConfig, private readonly auth: AuthService) {}
@@ -33,14 +34,15 @@ export class WechatService {
     return { appid: this.enabled().appId };
   }
 
-  async login(input: WechatCodeInput, client: { ip: string; userAgent: string }): Promise<SessionResult> {
+  async login(input: WechatCodeInput, client: { ip: string; userAgent: string }): Promise<LoginResult> {
     const cfg = this.enabled();
     // The native app SDK's codes come without our state; a web login's state must be ours and fresh.
     if (input.state !== undefined && !stateValid(cfg.secret, input.state)) throw invalid('state', 'has expired: start the WeChat login again');
     const id = await exchangeCode(cfg, input.code);
-    const bound = await repo.findBinding(this.db, id.openid);
-    if (!bound || bound.status !== 'active') throw unbound();
-    return { token: await this.auth.createSession(bound.userId, client), email: bound.email };
+    const userId = await repo.boundUserId(this.db, id.openid);
+    const user = userId === undefined ? undefined : await findUserById(this.db, userId);
+    if (!user || user.status !== 'active') throw unbound();
+    return this.auth.open(user, client);
   }
 
   async bind(me: AuthContext, code: string): Promise<void> {
