@@ -5,6 +5,8 @@ export const HTTP_PORT = 18080;
 export const SMTP_PORT = 12525;
 /** The outside world's mail server stand-in: the server relays mail for other domains here. */
 export const MX_PORT = 12526;
+/** WeChat's stand-in (its OAuth authorize page and code exchange): the e2e server runs with WeChat login on against it. */
+export const WECHAT_PORT = 12527;
 export const BASE_URL = `http://127.0.0.1:${HTTP_PORT}`;
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST_DIR = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
@@ -12,3 +14,5 @@ export const ARTIFACTS = fileURLToPath(new URL('./artifacts', import.meta.url));
 export const DEMO_PASSWORD = 'demo1234';
 /** Where the stand-in MX writes each message it accepts, one .eml file per message. */
 export const MX_DIR = fileURLToPath(new URL('./artifacts/mx-inbox', import.meta.url));
+/** The WeChat account the stand-in's authorize page always answers for. */
+export const WECHAT_OPENID = 'e2e-openid-alice';

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { ARTIFACTS, BASE_URL, DIST_DIR, HTTP_PORT, MX_DIR, MX_PORT, REPO_ROOT, SMTP_PORT } from './env';
+import { ARTIFACTS, BASE_URL, DIST_DIR, HTTP_PORT, MX_DIR, MX_PORT, REPO_ROOT, SMTP_PORT, WECHAT_OPENID, WECHAT_PORT } from './env';
 
 async function answers(): Promise<boolean> {
   try {
@@ -59,6 +61,74 @@ async function startOutsideMx(): Promise<SMTPServer> {
   return server;
 }
 
+const WECHAT_APPID = 'wxe2e0000000000001';
+const WECHAT_SECRET = 'e2e-wechat-secret';
+/** Where WeChat sends the browser back: the start page (WeChat checks the redirect's domain). */
+const WECHAT_REDIRECT_URI = `${BASE_URL}/`;
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * WeChat's OAuth 2.0 (web authorization), as documented: the authorize page
+ * (open.weixin.qq.com/connect/oauth2/authorize) sends the browser back to
+ * redirect_uri?code&state (declining sends the state alone), and the code
+ * exchange (api.weixin.qq.com/sns/oauth2/access_token) answers HTTP 200 with JSON
+ * labelled text/plain: the openid, or {errcode, errmsg}. Each code works once,
+ * for 5 minutes. Every code is for one WeChat account, WECHAT_OPENID.
+ */
+async function startWechat(): Promise<http.Server> {
+  const codes = new Map<string, { openid: string; expires: number }>();
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${WECHAT_PORT}`);
+    const q = url.searchParams;
+    if (req.method === 'GET' && url.pathname === '/connect/oauth2/authorize') {
+      const redirect = q.get('redirect_uri') ?? '';
+      const state = q.get('state') ?? '';
+      const problem = q.get('appid') !== WECHAT_APPID ? 'appid'
+        : q.get('response_type') !== 'code' ? 'response_type'
+          : !['snsapi_base', 'snsapi_userinfo'].includes(q.get('scope') ?? '') ? 'scope'
+            : !redirect.startsWith(WECHAT_REDIRECT_URI) ? 'redirect_uri'
+              : !/^[a-zA-Z0-9]{0,128}$/.test(state) ? 'state' : null;
+      if (problem) {
+        res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end(`${problem} 参数错误`);
+        return;
+      }
+      const code = randomBytes(16).toString('hex');
+      codes.set(code, { openid: WECHAT_OPENID, expires: Date.now() + 5 * 60_000 });
+      const back = (query: string) => `${redirect}${redirect.includes('?') ? '&' : '?'}${query}`;
+      const button = 'display:block;margin:16px auto;padding:12px;width:220px;border-radius:6px;text-decoration:none;font-size:17px';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>authorize</title></head>
+<body style="font-family:sans-serif;text-align:center;padding:64px 24px">
+<h1 style="font-size:20px">WeChat (e2e stand-in)</h1>
+<p>An app asks for your WeChat identity (${escapeHtml(q.get('scope') ?? '')}).</p>
+<a id="allow" style="${button};background:#07c160;color:#fff" href="${escapeHtml(back(`code=${code}&state=${state}`))}">Allow</a>
+<a id="deny" style="${button};background:#eee;color:#333" href="${escapeHtml(back(`state=${state}`))}">Deny</a>
+</body></html>`);
+      return;
+    }
+    let answer: Record<string, unknown>;
+    if (req.method !== 'GET' || url.pathname !== '/sns/oauth2/access_token') answer = { errcode: 40066, errmsg: 'invalid url' };
+    else if (q.get('appid') !== WECHAT_APPID) answer = { errcode: 40013, errmsg: 'invalid appid' };
+    else if (q.get('secret') !== WECHAT_SECRET) answer = { errcode: 40125, errmsg: 'invalid appsecret' };
+    else if (q.get('grant_type') !== 'authorization_code') answer = { errcode: 40002, errmsg: 'invalid grant_type' };
+    else {
+      const code = q.get('code') ?? '';
+      const issued = codes.get(code);
+      codes.delete(code);
+      answer = issued && issued.expires > Date.now()
+        ? { access_token: randomBytes(24).toString('hex'), expires_in: 7200, refresh_token: randomBytes(24).toString('hex'), openid: issued.openid, scope: 'snsapi_base' }
+        : { errcode: 40029, errmsg: 'invalid code' };
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(JSON.stringify(answer));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(WECHAT_PORT, '127.0.0.1', () => resolve());
+  });
+  return server;
+}
+
 /** Starts the real server on a fresh data dir (demo seed) and stops it afterwards. */
 export default async function setup(): Promise<() => Promise<void>> {
   if (!existsSync(join(DIST_DIR, 'index.html'))) {
@@ -67,6 +137,15 @@ export default async function setup(): Promise<() => Promise<void>> {
   if (await answers()) throw new Error(`something already listens on port ${HTTP_PORT}; stop it first`);
   mkdirSync(ARTIFACTS, { recursive: true });
   const mx = await startOutsideMx();
+  const wechat = await startWechat().catch(async (error: unknown) => {
+    await new Promise<void>((resolve) => mx.close(() => resolve()));
+    throw error;
+  });
+  const closeStandIns = async () => {
+    await new Promise<void>((resolve) => mx.close(() => resolve()));
+    wechat.closeAllConnections();
+    await new Promise<void>((resolve) => wechat.close(() => resolve()));
+  };
   const dataDir = mkdtempSync(join(tmpdir(), 'mailwing-e2e-'));
   const log = openSync(join(ARTIFACTS, 'server.log'), 'w');
   const child = spawn('npx', ['tsx', 'apps/server/src/main.ts'], {
@@ -75,6 +154,9 @@ export default async function setup(): Promise<() => Promise<void>> {
       ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(HTTP_PORT), SMTP_PORT: String(SMTP_PORT), DATA_DIR: dataDir,
       // Mail for other domains goes to the stand-in, and a failed try comes back within seconds.
       SMTP_RELAY: `smtp://127.0.0.1:${MX_PORT}`, DELIVERY_RETRY_BASE_MS: '1000',
+      // WeChat login is on, against the stand-in.
+      WECHAT_APPID, WECHAT_SECRET, WECHAT_REDIRECT_URI,
+      WECHAT_API_BASE: `http://127.0.0.1:${WECHAT_PORT}`, WECHAT_OAUTH_BASE: `http://127.0.0.1:${WECHAT_PORT}`,
     },
     stdio: ['ignore', log, log],
     detached: true,
@@ -82,19 +164,19 @@ export default async function setup(): Promise<() => Promise<void>> {
   const deadline = Date.now() + 120_000;
   while (!(await answers())) {
     if (child.exitCode !== null) {
-      mx.close();
+      await closeStandIns();
       throw new Error(`server exited with ${child.exitCode}; see e2e/artifacts/server.log`);
     }
     if (Date.now() > deadline) {
       await stop(child);
-      mx.close();
+      await closeStandIns();
       throw new Error('server did not answer within 120 s; see e2e/artifacts/server.log');
     }
     await new Promise((r) => setTimeout(r, 500));
   }
   return async () => {
     await stop(child);
-    await new Promise<void>((resolve) => mx.close(() => resolve()));
+    await closeStandIns();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

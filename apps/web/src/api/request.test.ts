@@ -76,6 +76,15 @@ describe('request encoding (spec §7)', () => {
     expect(calls[0]!.url.searchParams.has('t')).toBe(false);
   });
 
+  it('adds t to a query the path already has (spec §7: login/app-bind?code=)', async () => {
+    session.setToken('tok123');
+    answer({ code: 200, data: {} });
+    await request('/login/app-bind?code=a%26b', { method: 'POST', loading: false });
+    const { url } = calls[0]!;
+    expect(url.pathname).toBe('/h5/login/app-bind');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ code: 'a&b', t: 'tok123' });
+  });
+
   it('shows the loading toast by default and not when turned off', async () => {
     let release: (r: Response) => void = () => undefined;
     vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (release = resolve))));

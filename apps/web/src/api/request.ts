@@ -78,13 +78,13 @@ function appendParams(query: URLSearchParams, data: Params | undefined): void {
   }
 }
 
-/** An absolute API URL with the query and, when logged in, the token as `t`. */
+/** An absolute API URL with the query and, when logged in, the token as `t`. The path may carry a query of its own (spec §7: a POST's `?code=`). */
 export function apiUrl(path: string, data?: Params, token = session.get().token): string {
   const query = new URLSearchParams();
   appendParams(query, data);
   if (token) query.set('t', token);
   const qs = query.toString();
-  return `${apiBase()}${path}${qs ? `?${qs}` : ''}`;
+  return `${apiBase()}${path}${qs ? `${path.includes('?') ? '&' : '?'}${qs}` : ''}`;
 }
 
 /** Spec §8: object values or array items joined by commas. */

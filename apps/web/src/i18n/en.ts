@@ -37,6 +37,7 @@ export const en = {
   passwordEmpty: 'Password must not be empty',
   forgotPassword: 'Forgot password?',
   backToLogin: 'Back to login',
+  wechatLogin: 'Log in with WeChat',
   // Lists, spec §9
   loadMore: 'load more',
   loadingMore: 'loading',

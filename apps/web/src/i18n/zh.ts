@@ -34,6 +34,7 @@ export const zh: Messages = {
   passwordEmpty: '密码不能为空',
   forgotPassword: '忘记密码？',
   backToLogin: '返回登录',
+  wechatLogin: '微信登录',
   loadMore: '加载更多',
   loadingMore: '加载中',
   noMore: '没有更多了',

@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { api, refreshMbox } from '../../api/endpoints';
 import { useT } from '../../i18n';
 import { session } from '../../state/session';
+import type { WechatDone } from '../../state/wechat';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 
 const LOGIN = '/pages/login/index';
@@ -49,8 +50,13 @@ export default function StartPage() {
     entered = true;
     const entry = readEntryParams(window.location.search, location.search);
     if (!entry) {
-      entered = false;
-      navigate(session.get().token ? TAB_ROUTES.inbox : LOGIN, { replace: true });
+      const go = (done?: WechatDone | null) => {
+        entered = false;
+        navigate(done?.to ?? (session.get().token ? TAB_ROUTES.inbox : LOGIN), { replace: true, state: done?.state });
+      };
+      // Back from WeChat's authorize page (?code&state): state/wechat.ts finishes what this tab started there.
+      if (/[?&]state=/.test(window.location.search)) void import('../../state/wechat').then((w) => w.finishWechat()).then(go, () => go());
+      else go();
       return;
     }
     // The token must not stay in the address bar, the history or a bookmark.

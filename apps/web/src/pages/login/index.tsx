@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from 'antd-mobile';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { isEmail } from '@mailwing/shared';
@@ -10,6 +10,9 @@ import { FormField } from '../../ui/form-field';
 import { Page } from '../../ui/page';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 
+// WeChat login's logic loads on demand, not with the first screen.
+const wechatFlow = () => import('../../state/wechat');
+
 export default function LoginPage() {
   const m = useT();
   const language = useLanguage();
@@ -20,6 +23,11 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const [busy, setBusy] = useState(false);
+  // The WeChat link shows only when the server has WeChat login on.
+  const [wechat, setWechat] = useState(false);
+  useEffect(() => {
+    void wechatFlow().then((w) => w.wechatOn()).then(setWechat);
+  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -82,6 +90,11 @@ export default function LoginPage() {
         <Button block color="primary" size="large" type="submit" loading={busy} className="mw-login-submit">
           {m.login}
         </Button>
+        {wechat && (
+          <div className="mw-login-wechat">
+            <a onClick={() => void wechatFlow().then((w) => w.startWechat('login'))}>{m.wechatLogin}</a>
+          </div>
+        )}
         <div className="mw-login-lang">
           <a onClick={() => setLanguage(language === 'zh' ? 'en' : 'zh')}>{language === 'zh' ? m.languageEn : m.languageZh}</a>
         </div>

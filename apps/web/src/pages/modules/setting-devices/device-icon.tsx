@@ -19,3 +19,13 @@ export function GestureIcon() {
     </svg>
   );
 }
+
+/** Two chat bubbles: WeChat (a mark, not its logo). */
+export function WechatIcon() {
+  return (
+    <svg {...box}>
+      <path d="M15.5 8.6C14.9 5.4 11.9 3 8.3 3 4.3 3 1 5.8 1 9.3c0 2 1.1 3.8 2.8 5l-.6 2.2 2.6-1.3c.8.3 1.6.4 2.5.5" />
+      <path d="M16.2 9.2c3.7 0 6.8 2.5 6.8 5.6 0 1.7-.9 3.2-2.4 4.2l.5 1.9-2.2-1.1c-.9.3-1.8.4-2.7.4-3.7 0-6.8-2.4-6.8-5.4s3.1-5.6 6.8-5.6Z" />
+    </svg>
+  );
+}

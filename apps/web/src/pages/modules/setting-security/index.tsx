@@ -1,16 +1,18 @@
 import { useCallback, useEffect, useState } from 'react';
-import { List, SpinLoading, Switch, Toast } from 'antd-mobile';
+import { Button, List, SpinLoading, Switch, Toast } from 'antd-mobile';
 import { CheckShieldOutline, ExclamationShieldOutline, KeyOutline, LockOutline, MailOutline, QuestionCircleOutline } from 'antd-mobile-icons';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { RecoveryCodes, SecurityState, TotpSetup } from '@mailwing/shared';
 import { securityApi } from '../../../api/security';
 import { useSecurityT } from '../../../i18n/security';
 import { readGestureLock } from '../../../state/gesture-pattern';
 import { useSession } from '../../../state/session';
+import { useSettings } from '../../../state/settings';
+import { startWechat, wechatOn, type WechatDone } from '../../../state/wechat';
 import { Page } from '../../../ui/page';
 import { askPassword } from '../../../ui/password-prompt';
 import { ErrorState } from '../../../ui/state-view';
-import { DeviceIcon, GestureIcon } from '../setting-devices/device-icon';
+import { DeviceIcon, GestureIcon, WechatIcon } from '../setting-devices/device-icon';
 import '../../../ui/security.css';
 import { BackupEmailSheet } from './backup-email-sheet';
 import { QuestionSheet } from './question-sheet';
@@ -27,6 +29,11 @@ export default function SettingSecurityPage() {
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [sheet, setSheet] = useState<'email' | 'question' | null>(null);
+  const settings = useSettings();
+  // Binding is offered only while the server has WeChat login on.
+  const [wechat, setWechat] = useState(false);
+  const location = useLocation();
+  const returned = (location.state as WechatDone['state'] | null)?.wechat;
 
   const load = useCallback(async () => {
     try {
@@ -39,7 +46,15 @@ export default function SettingSecurityPage() {
 
   useEffect(() => {
     void load();
+    void wechatOn().then(setWechat);
   }, [load]);
+
+  // Back from binding WeChat (the start page sends us here): say so once, not again on a reload.
+  useEffect(() => {
+    if (returned !== 'bound') return;
+    Toast.show({ icon: 'success', content: m.wechatBoundDone });
+    navigate(location.pathname, { replace: true, state: null });
+  }, [returned, location.pathname, navigate, m]);
 
   const toggleTotp = async (on: boolean) => {
     if (on) {
@@ -139,6 +154,22 @@ export default function SettingSecurityPage() {
         <List.Item prefix={<LockOutline />} onClick={() => navigate('/pages/modules/setting-password/index')}>{m.titlePassword}</List.Item>
         <List.Item prefix={<GestureIcon />} extra={gesture ? m.on : m.off} onClick={() => navigate('/pages/other/setArea')}>{m.gestureLock}</List.Item>
         <List.Item prefix={<DeviceIcon mobile />} onClick={() => navigate('/pages/modules/setting-devices/index')}>{m.devices}</List.Item>
+        <List.Item
+          prefix={<WechatIcon />}
+          description={settings && (
+            <span data-testid="wechat-status" data-bound={settings.wechatBound || undefined}>
+              {settings.wechatBound ? m.wechatBound : m.wechatNotBound}{wechat && !settings.wechatBound ? ` · ${m.wechatBindHint}` : ''}
+            </span>
+          )}
+          extra={wechat && settings && (
+            <Button size="mini" fill="outline" color="primary" data-testid="wechat-bind" onClick={() => void startWechat('bind')}>
+              {settings.wechatBound ? m.wechatChange : m.wechatBind}
+            </Button>
+          )}
+          data-testid="wechat"
+        >
+          {m.wechat}
+        </List.Item>
       </List>
       <div className="mw-bottom-space" />
 
