@@ -63,6 +63,15 @@ describe('the return from WeChat', () => {
     expect(sessionStorage.getItem(WECHAT_MARKER)).toBeNull();
   });
 
+  it('goes on to second verification when the mailbox has it on, without a session yet', async () => {
+    window.history.replaceState(null, '', `/?code=c1&state=${STATE}`);
+    sessionStorage.setItem(WECHAT_MARKER, marker('login'));
+    answers['/h5/login/wxcode'] = { code: 200, data: { verify: true, ticket: 't'.repeat(43), ways: ['totp', 'recovery'] } };
+    const next = await finishWechat();
+    expect(next?.to).toBe(`/pages/verify/index?ticket=${'t'.repeat(43)}&ways=totp%2Crecovery`);
+    expect(session.get().token).toBe('');
+  });
+
   it('goes back to login with the server’s refusal toasted', async () => {
     window.history.replaceState(null, '', `/?code=c1&state=${STATE}`);
     sessionStorage.setItem(WECHAT_MARKER, marker('login'));

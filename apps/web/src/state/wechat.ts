@@ -1,4 +1,4 @@
-import { completeLogin } from '../api/login';
+import { completeLogin, verifyPath } from '../api/login';
 import { wechatApi } from '../api/wechat';
 import { TAB_ROUTES } from '../ui/tab-layout';
 import { session } from './session';
@@ -100,7 +100,10 @@ export async function finishWechat(): Promise<WechatDone | null> {
   }
   if (!back.code) return { to: token ? TAB_ROUTES.inbox : LOGIN };
   try {
-    await completeLogin(await wechatApi.login(back.code, back.state));
+    const result = await wechatApi.login(back.code, back.state);
+    // WeChat replaces the password only: second verification still asks for its code.
+    if ('verify' in result) return { to: verifyPath(result) };
+    await completeLogin(result);
     return { to: TAB_ROUTES.inbox };
   } catch {
     return { to: LOGIN };
