@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { VERIFY_CODE_LENGTH } from '../constants.js';
 import { isSixDigitCode } from '../validators.js';
 import { Email } from './auth.js';
-import { flag } from './common.js';
 
 // Issue 7, part 1: second verification, password reset, password change, devices.
 // Route contract (all under /h5; "auth" = needs a session token):
