@@ -7,7 +7,8 @@ export interface Limit { key: string; max: number }
 
 /**
  * Failed-attempt limits kept in the database, so every node enforces the same
- * count. Only failures count: a user who types the right password is never slowed.
+ * count. For passwords and codes only failures count, so a user who types the right
+ * one is never slowed; take() counts every request, for limits on sending.
  */
 export class FailureLimiter {
   constructor(private readonly db: Db, private readonly windowSeconds: number) {}
@@ -24,6 +25,12 @@ export class FailureLimiter {
 
   async fail(limits: Limit[]): Promise<void> {
     for (const l of limits) await repo.recordFailure(this.db, l.key, this.windowSeconds);
+  }
+
+  /** For limits on requests rather than on failures (codes sent, lookups): every call counts. */
+  async take(limits: Limit[]): Promise<void> {
+    await this.check(limits);
+    await this.fail(limits);
   }
 
   async clear(key: string): Promise<void> {

@@ -3,17 +3,6 @@ import type { Db } from '../../db/connect.js';
 
 export interface VapidKeys { publicKey: string; privateKey: string }
 
-/**
- * The installation's VAPID key pair. Every node offers its own fresh pair and the
- * first insert wins (ON CONFLICT DO NOTHING); all then read the one stored, so two
- * nodes starting at once still agree.
- */
-export async function ensureKey(db: Db, name: string, candidate: VapidKeys): Promise<VapidKeys> {
-  await db.insertInto('app_keys').values({ name, value: JSON.stringify(candidate) }).onConflict((oc) => oc.column('name').doNothing()).execute();
-  const row = await db.selectFrom('app_keys').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  return row.value as VapidKeys;
-}
-
 export async function upsertSubscription(db: Db, v: { userId: number; sessionId: number; endpoint: string; p256dh: string; auth: string }): Promise<void> {
   await db.insertInto('push_subscriptions').values({ user_id: v.userId, session_id: v.sessionId, endpoint: v.endpoint, p256dh: v.p256dh, auth: v.auth })
     .onConflict((oc) => oc.columns(['user_id', 'endpoint']).doUpdateSet({ session_id: v.sessionId, p256dh: v.p256dh, auth: v.auth }))

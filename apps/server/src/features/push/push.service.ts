@@ -12,6 +12,7 @@ import { settingsOf, DEFAULT_SETTINGS } from '../setting/setting.repository.js';
 import { endpointProblem } from './endpoint.js';
 import { inQuietHours } from './quiet-hours.js';
 import * as repo from './push.repository.js';
+import { ensureAppKey } from '../system/app-keys.repository.js';
 
 // A day: mail older than that is better found in the app than announced late.
 const TTL_SECONDS = 24 * 3600;
@@ -68,7 +69,7 @@ export class PushService {
   }
 
   private vapid(): Promise<repo.VapidKeys> {
-    this.keys ??= repo.ensureKey(this.db, 'vapid', webpush.generateVAPIDKeys()).catch((err: unknown) => {
+    this.keys ??= ensureAppKey<repo.VapidKeys>(this.db, 'vapid', webpush.generateVAPIDKeys()).catch((err: unknown) => {
       this.keys = undefined;
       throw err;
     });

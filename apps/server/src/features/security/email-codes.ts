@@ -80,7 +80,6 @@ export class EmailCodes {
 
   /** The limiter of code sends by client address, for callers that must count a send that mailed nothing (a decoy). */
   async countSend(ip: string): Promise<void> {
-    await this.limiter.check([Limits.codeIp(ip)]);
-    await this.limiter.fail([Limits.codeIp(ip)]);
+    await this.limiter.take([Limits.codeIp(ip)]);
   }
 }

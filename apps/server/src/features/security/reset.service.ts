@@ -11,6 +11,7 @@ import { codeMail, type EmailCodes } from './email-codes.js';
 import { decoyWays, maskEmail } from './mask.js';
 import { Limits, Msg, normaliseAnswer, RESEND_SECONDS, TICKET_MAX_ATTEMPTS, TICKET_TTL_SECONDS, WINDOW_SECONDS } from './policy.js';
 import * as repo from './security.repository.js';
+import { ensureAppKey } from '../system/app-keys.repository.js';
 import { newSixDigitCode } from './totp.js';
 
 /** Who a reset is for: a real account, or the decoy that stands in for an address with none. */
@@ -35,21 +36,19 @@ export class ResetService {
   }
 
   async ways(input: ResetWayInput, ip: string): Promise<ResetWays> {
-    await this.count([Limits.resetWayAddress(input.email), Limits.resetWayIp(ip)]);
+    await this.limiter.take([Limits.resetWayAddress(input.email), Limits.resetWayIp(ip)]);
     const who = await this.subject(input.email);
     if (who.kind === 'decoy') return who.ways;
     return realWays(who.user);
   }
 
   async sendCode(input: ResetWayInput, ip: string): Promise<CodeSent> {
-    await this.count([Limits.resetWayIp(ip)]);
+    await this.limiter.take([Limits.resetWayIp(ip)]);
     const who = await this.subject(input.email);
     const ways = who.kind === 'decoy' ? who.ways : realWays(who.user);
     if (!ways.ways.includes('email')) throw new AppError(Code.Forbidden, SecurityMessages.contactPostmaster);
     // One code a minute per address asked about, real or not: the same 429 either way.
-    const resend = [Limits.resetResend(input.email)];
-    await this.resendLimiter.check(resend);
-    await this.resendLimiter.fail(resend);
+    await this.resendLimiter.take([Limits.resetResend(input.email)]);
     if (who.kind === 'real') return this.codes.send(who.user, 'reset', who.user.backup_email!, ip, true);
     // The same work as a real send (build and sign a code mail), with nothing sent.
     await this.codes.countSend(ip);
@@ -106,14 +105,8 @@ export class ResetService {
 
   private async decoySecret(): Promise<string> {
     // Made once per installation and never changed, so caching it in memory is safe on every node.
-    this.secret ??= await repo.appSecret(this.db, 'reset-decoy', randomBytes(32).toString('base64'));
+    this.secret ??= (await ensureAppKey(this.db, 'reset-decoy', { secret: randomBytes(32).toString('base64') })).secret;
     return this.secret;
-  }
-
-  /** Counts a request against limits that cap requests, not only failures. */
-  private async count(limits: { key: string; max: number }[]): Promise<void> {
-    await this.limiter.check(limits);
-    await this.limiter.fail(limits);
   }
 }
 

@@ -175,14 +175,3 @@ export async function deleteOwnSession(db: Db, userId: number, sessionId: number
   const row = await db.deleteFrom('sessions').where('id', '=', sessionId).where('user_id', '=', userId).returning('id').executeTakeFirst();
   return row !== undefined;
 }
-
-// ---- installation keys ----
-
-/** A per-installation secret by name, made once; every node reads the same one. */
-export async function appSecret(db: Db, name: string, fresh: string): Promise<string> {
-  await db.insertInto('app_keys').values({ name, value: JSON.stringify({ secret: fresh }) }).onConflict((oc) => oc.column('name').doNothing()).execute();
-  const row = await db.selectFrom('app_keys').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  const value = (typeof row.value === 'string' ? JSON.parse(row.value) : row.value) as { secret: string };
-  return value.secret;
-}
-
