@@ -90,8 +90,9 @@ export const router = createHashRouter([
       { path: TAB_ROUTES.settings, element: <SettingPage /> },
     ],
   },
-  // A push notification's link names the mailbox (&email=): switch to it first.
-  { path: '/pages/read-mail/index', element: <MailboxParam>{lazyPage(ReadMailPage)}</MailboxParam> },
+  // A push notification's link names the mailbox (&email=): switch to it first, but
+  // only once past the guard, so a link cannot switch (and so unlock) a locked app.
+  { path: '/pages/read-mail/index', element: guard(<MailboxParam>{lazyPage(ReadMailPage, false)}</MailboxParam>) },
   { path: '/pages/list/index', element: lazyPage(ListPage) },
   { path: '/pages/modules/dir-list/index', element: lazyPage(DirListPage) },
   { path: '/pages/modules/choose-dir/index', element: lazyPage(ChooseDirPage) },

@@ -86,6 +86,8 @@ if (typeof document !== 'undefined') {
 
 // A new session token comes from a password, a code or a sign-in link: whoever
 // holds it has just proved who they are, so it unlocks (and logout ends it).
+// Switching between bound mailboxes changes it too, but only pages behind the
+// lock's guard can switch (router.tsx), so a locked app cannot switch itself open.
 let lastToken = sessionStore.get().token;
 sessionStore.subscribe(() => {
   const { token } = sessionStore.get();
