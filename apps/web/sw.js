@@ -40,8 +40,9 @@ self.addEventListener('push', (event) => {
   }
   event.waitUntil(self.registration.showNotification(payload.title || 'Mailwing', {
     body: payload.body || '',
-    // One notification per mail: a repeated push for it replaces, not stacks.
-    tag: payload.mid || undefined,
+    // One notification per mail: a repeated push for it replaces, not stacks. Ids are
+    // per mailbox, so two bound mailboxes' mail with the same id must not collide.
+    tag: payload.mid ? `${payload.email || ''}:${payload.mid}` : undefined,
     data: payload,
     icon: './icon-192.png',
     badge: './icon-192.png',

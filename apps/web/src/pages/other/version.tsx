@@ -10,15 +10,15 @@ import { versionStatus } from './version-check';
 import '../setting/settings.css';
 
 /**
- * A web app updates by loading its new files: drop the service worker (after
- * letting it fetch the new one) so the reload comes from the network, not
- * from the old build's cache. The page registers the new worker again.
+ * A web app updates by loading its new files: have the service worker fetch
+ * the new one (it takes over at once, sw.js skipWaiting + claim) and reload;
+ * pages load network-first and assets are content-hashed. Unregistering the
+ * worker instead would also drop this device's push subscription.
  */
 async function updateApp(): Promise<void> {
   const registration = 'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration().catch(() => undefined) : undefined;
   if (registration) {
     await registration.update().catch(() => undefined);
-    await registration.unregister().catch(() => undefined);
   }
   window.location.reload();
 }
