@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '@mailwing/shared';
 import { getLanguage, setLanguage } from '../i18n';
 import { session } from './session';
-import { followAccount, reloadSettings, settingsStore } from './settings';
+import { followAccount, putSettings, reloadSettings, settingsStore } from './settings';
 
 const settings = (email: string, language: 'zh' | 'en' | null): Settings => ({
   email, nickname: email, avatar: null, company: 'Demo Co', role: 'user', quotaBytes: 1, usedBytes: 0, language,
@@ -51,5 +51,14 @@ describe('account settings', () => {
     session.setToken('tD');
     expect(await reloadSettings()).toBe(true);
     expect(getLanguage()).toBe('en');
+  });
+
+  it('a load that started before a save does not bring back the older values', async () => {
+    byToken.tE = settings('erin@demo.test', null);
+    session.setToken('tE');
+    const load = reloadSettings();
+    putSettings({ ...settings('erin@demo.test', null), nickname: 'Erin saved' });
+    expect(await load).toBe(false);
+    expect(settingsStore.get().settings?.nickname).toBe('Erin saved');
   });
 });

@@ -22,7 +22,11 @@ let inFlight: { owner: string; done: Promise<boolean> } | null = null;
 let languageOf = '';
 
 /** Keeps what a change answered with (the calls that change settings return them whole). */
+// Bumped by every save, so a load that started before a save cannot bring back older values.
+let saves = 0;
+
 export function putSettings(settings: Settings): void {
+  saves += 1;
   settingsStore.set({ settings, owner: sessionStore.get().token });
 }
 
@@ -35,9 +39,10 @@ export function reloadSettings(): Promise<boolean> {
   const owner = sessionStore.get().token;
   if (!owner) return Promise.resolve(false);
   if (inFlight?.owner === owner) return inFlight.done;
+  const savesBefore = saves;
   const done = loadSettings()
     .then((settings) => {
-      if (sessionStore.get().token !== owner) return false;
+      if (sessionStore.get().token !== owner || saves !== savesBefore) return false;
       settingsStore.set({ settings, owner });
       if (languageOf !== owner) {
         languageOf = owner;
