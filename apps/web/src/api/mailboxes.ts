@@ -1,5 +1,5 @@
 import type { Account, LoginResult, SessionResult } from '@mailwing/shared';
-import { session } from '../state/session';
+import { session, sameAddress } from '../state/session';
 import { refreshMbox } from './endpoints';
 import { request } from './request';
 
@@ -12,7 +12,6 @@ export const bindMailbox = (email: string, password: string) =>
 
 export const unbindMailbox = (email: string) => request<unknown>('/login/unbind', { method: 'POST', data: { email } });
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 let switching: { email: string; done: Promise<boolean> } | null = null;
 
@@ -33,7 +32,7 @@ function stillValid(token: string): Promise<boolean> {
  */
 export function switchTo(email: string): Promise<boolean> {
   // A second tap (or React's doubled effect) joins the switch under way.
-  if (switching && same(switching.email, email)) return switching.done;
+  if (switching && sameAddress(switching.email, email)) return switching.done;
   const done = doSwitch(email).finally(() => {
     if (switching?.done === done) switching = null;
   });
@@ -43,8 +42,8 @@ export function switchTo(email: string): Promise<boolean> {
 
 async function doSwitch(email: string): Promise<boolean> {
   const s = session.get();
-  if (same(email, s.currentEmailName)) return true;
-  const held = s.mailList.find((b) => same(b.email, email))?.token;
+  if (sameAddress(email, s.currentEmailName)) return true;
+  const held = s.mailList.find((b) => sameAddress(b.email, email))?.token;
   try {
     let token = held && (await stillValid(held)) ? held : '';
     if (!token) token = (await request<SessionResult>('/login/app-email-select', { data: { email }, loading: false })).token;

@@ -98,7 +98,9 @@ export function localPart(email: string): string {
   return at < 0 ? email : email.slice(0, at);
 }
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** Addresses compare without case (the server stores them lower-cased). */
+export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const same = sameAddress;
 
 function entry(email: string, token: string | undefined): MailboxEntry {
   return token ? { email, name: localPart(email), token } : { email, name: localPart(email) };
@@ -205,15 +207,6 @@ export const session = {
     const list = s.mailList.filter((b) => !same(b.email, email));
     save({ mailList: list, nowEmail: list[0] ?? null });
     return true;
-  },
-
-  /** Renews the token held for a mailbox (the current one's is the session token itself). */
-  setMailboxToken(email: string, token: string): void {
-    const s = sessionStore.get();
-    if (same(email, s.currentEmailName)) return;
-    if (!s.mailList.some((b) => same(b.email, email))) return;
-    const list = s.mailList.map((b) => (same(b.email, email) ? entry(b.email, token) : b));
-    save({ mailList: list, nowEmail: list[0] ?? null });
   },
 
   /** Spec §4: the inbox tab badge shows the inbox unread count when above 0, else none. */

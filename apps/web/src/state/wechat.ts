@@ -31,9 +31,15 @@ export interface WechatDone {
   state?: { wechat: 'bound' };
 }
 
-/** Whether WeChat login is on (login/wx answers 200). Quiet: off is the default, not an error. */
+let on: Promise<boolean> | undefined;
+
+/**
+ * Whether WeChat login is on (login/wx answers 200). Quiet: off is the default, not
+ * an error. Asked once per page load: it changes only with the server's configuration.
+ */
 export function wechatOn(): Promise<boolean> {
-  return wechatApi.authorize(true).then(() => true, () => false);
+  on ??= wechatApi.authorize(true).then(() => true, () => false);
+  return on;
 }
 
 /** Asks for a fresh authorize URL and goes there; a refusal is toasted by the request layer. */

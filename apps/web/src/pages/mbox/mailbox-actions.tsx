@@ -2,16 +2,15 @@ import { Dialog, Toast } from 'antd-mobile';
 import { TOAST_MS } from '@mailwing/shared';
 import { switchTo, unbindMailbox } from '../../api/mailboxes';
 import { settingsMessages } from '../../i18n/settings';
-import { session } from '../../state/session';
+import { session, sameAddress } from '../../state/session';
 
 // What a tap or a swipe in the mailbox tab does. Loaded when the tab opens,
 // after its first paint, so the first-screen bundle does not carry it.
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Switches to a bound mailbox at once (spec §6), with a spinner while the token is checked. */
 export async function pickMailbox(email: string): Promise<boolean> {
-  if (same(email, session.get().currentEmailName)) return false;
+  if (sameAddress(email, session.get().currentEmailName)) return false;
   const m = settingsMessages();
   Toast.show({ icon: 'loading', content: m.loading, duration: 0, maskClickable: false });
   const switched = await switchTo(email);
@@ -26,7 +25,7 @@ export async function pickMailbox(email: string): Promise<boolean> {
 /** Unbinds a mailbox after a confirmation; spec §5: never the one in use. True when it is gone. */
 export async function unbindFlow(email: string): Promise<boolean> {
   const m = settingsMessages();
-  if (same(email, session.get().currentEmailName)) {
+  if (sameAddress(email, session.get().currentEmailName)) {
     Toast.show({ content: m.mbUnbindCurrent });
     return false;
   }

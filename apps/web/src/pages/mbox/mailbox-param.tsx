@@ -1,10 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { SpinLoading } from 'antd-mobile';
 import { useSearchParams } from 'react-router-dom';
-import { useSession } from '../../state/session';
+import { useSession, sameAddress } from '../../state/session';
 import { loadAccountPages } from '../setting/load-account-pages';
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
  * A page opened for a given mailbox (`&email=`, as a push notification's link
@@ -15,9 +14,9 @@ export function MailboxParam({ children }: { children: ReactNode }) {
   const [params] = useSearchParams();
   const email = params.get('email') ?? '';
   const current = useSession((s) => s.currentEmailName);
-  const bound = useSession((s) => s.mailList.some((b) => same(b.email, email)));
+  const bound = useSession((s) => s.mailList.some((b) => sameAddress(b.email, email)));
   const [failed, setFailed] = useState('');
-  const needed = Boolean(email) && bound && !same(email, current) && failed !== email;
+  const needed = Boolean(email) && bound && !sameAddress(email, current) && failed !== email;
 
   useEffect(() => {
     if (!needed) return;

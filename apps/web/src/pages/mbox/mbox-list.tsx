@@ -5,7 +5,7 @@ import { badgeText, type BoundMailbox } from '@mailwing/shared';
 import { api } from '../../api/endpoints';
 import { boundMailboxes } from '../../api/account';
 import { useT } from '../../i18n';
-import { localPart, session, useSession, type MailboxEntry } from '../../state/session';
+import { localPart, session, useSession, type MailboxEntry, sameAddress } from '../../state/session';
 import { Avatar } from '../../ui/avatar';
 import { FolderList } from '../../ui/folder-list';
 import { useLongPress } from '../../ui/long-press';
@@ -15,7 +15,6 @@ import { loadAccountPages } from '../setting/load-account-pages';
 
 const BIND_ROUTE = '/pages/mbox/bind';
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 interface RowProps {
   box: MailboxEntry;
@@ -102,7 +101,7 @@ export default function MboxListPage() {
   };
 
   const unbind = async (box: MailboxEntry) => {
-    if (await (await loadAccountPages()).unbindFlow(box.email)) setBound((list) => list.filter((b) => !same(b.email, box.email)));
+    if (await (await loadAccountPages()).unbindFlow(box.email)) setBound((list) => list.filter((b) => !sameAddress(b.email, box.email)));
   };
 
   // Until the server answers (or after logging in once), the current mailbox is still listed.
@@ -121,8 +120,8 @@ export default function MboxListPage() {
             <MailboxRow
               key={box.email}
               box={box}
-              info={bound.find((b) => same(b.email, box.email))}
-              current={same(box.email, currentEmail)}
+              info={bound.find((b) => sameAddress(b.email, box.email))}
+              current={sameAddress(box.email, currentEmail)}
               onPick={() => void pick(box)}
               onUnbind={() => void unbind(box)}
             />
