@@ -7,7 +7,7 @@ import { bindMailbox } from '../../api/mailboxes';
 import { ApiError } from '../../api/request';
 import { useSettingsT } from '../../i18n/settings';
 import { session } from '../../state/session';
-import { FormField } from '../../ui/form-field';
+import { Field } from '../../ui/field';
 import { Page } from '../../ui/page';
 import '../setting/settings.css';
 
@@ -55,7 +55,7 @@ export default function BindMailboxPage() {
     <Page title={m.titleBind} back={MAILBOX_TAB}>
       <form className="mw-login mw-bind" onSubmit={(e) => void submit(e)} noValidate>
         <p className="mw-bind-hint">{m.bindHint}</p>
-        <FormField
+        <Field
           label={m.email}
           name="email"
           type="email"
@@ -66,7 +66,7 @@ export default function BindMailboxPage() {
           error={errors.email}
           clearable
         />
-        <FormField
+        <Field
           label={m.password}
           name="password"
           type="password"
