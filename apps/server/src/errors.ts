@@ -1,18 +1,29 @@
-import { Code, type CodeValue } from '@mailwing/shared';
+import { Code, type CodeValue, defaultReason } from '@mailwing/shared';
 
-/** A failure the client should see: becomes the envelope { code, error } (API.md). */
+/**
+ * A failure the client should see: becomes the envelope { code, error, reason } (API.md).
+ * `extra.reason` is the stable machine code the client translates; without one the
+ * envelope code's generic reason is sent, so no refusal goes out without a reason.
+ */
 export class AppError extends Error {
   constructor(
     readonly code: CodeValue,
     readonly detail: string | Record<string, string> | string[],
-    readonly extra?: Record<string, unknown>,
+    readonly extra?: Record<string, unknown> & { reason?: string; reasons?: Record<string, string> },
   ) {
     super(typeof detail === 'string' ? detail : JSON.stringify(detail));
   }
+
+  get reason(): string {
+    return this.extra?.reason ?? defaultReason(this.code);
+  }
 }
 
+const slug = (what: string) => what.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'object';
+
 // The same answer for "missing" and "not yours", so ids cannot be probed (API.md).
-export const notFound = (what = 'Mail') => new AppError(Code.NotFound, `${what} not found`);
-export const invalid = (field: string, message: string) => new AppError(Code.Invalid, { [field]: message });
-export const unauthorized = () => new AppError(Code.Unauthorized, 'You are currently logged out. Please log in again.');
-export const forbidden = (message = 'You are not allowed to do this') => new AppError(Code.Forbidden, message);
+export const notFound = (what = 'Mail') => new AppError(Code.NotFound, `${what} not found`, { reason: `${slug(what)}.not_found` });
+export const invalid = (field: string, message: string, reason = 'input.invalid') =>
+  new AppError(Code.Invalid, { [field]: message }, { reason, reasons: { [field]: reason } });
+export const unauthorized = () => new AppError(Code.Unauthorized, 'You are currently logged out. Please log in again.', { reason: 'session.expired' });
+export const forbidden = (message = 'You are not allowed to do this', reason = 'access.forbidden') => new AppError(Code.Forbidden, message, { reason });

@@ -4,3 +4,4 @@ export * from './validators.js';
 export * from './format.js';
 export * from './schemas/index.js';
 export * from './search.js';
+export * from './reasons.js';
