@@ -28,11 +28,11 @@ describe('tenant isolation', () => {
   it('read, list and folder routes answer as for a missing id', async () => {
     expect(await s.get('/h5/read/index', { mid: bobMail.id }, alice)).toEqual(missing);
     expect(await s.get('/h5/read/index', { mid: '987654321' }, alice)).toEqual(missing);
-    expect(await s.get('/h5/mail/list', { mid: bobFolder.mid }, alice)).toEqual({ code: 404, error: 'Folder not found' });
-    expect(await s.get('/h5/mail/list', { mid: '987654' }, alice)).toEqual({ code: 404, error: 'Folder not found' });
-    expect(await s.post('/h5/mboxop/create-folder', { name: 'inside bob', parent: bobFolder.mid }, alice)).toEqual({ code: 404, error: 'Folder not found' });
-    expect(await s.post('/h5/mailop/read-all', { mid: bobFolder.mid }, alice)).toEqual({ code: 404, error: 'Folder not found' });
-    expect(await s.post('/h5/mailop/move', { ids: aliceMailId, to: bobFolder.mid }, alice)).toEqual({ code: 404, error: 'Folder not found' });
+    expect(await s.get('/h5/mail/list', { mid: bobFolder.mid }, alice)).toMatchObject({ code: 404, error: 'Folder not found' });
+    expect(await s.get('/h5/mail/list', { mid: '987654' }, alice)).toMatchObject({ code: 404, error: 'Folder not found' });
+    expect(await s.post('/h5/mboxop/create-folder', { name: 'inside bob', parent: bobFolder.mid }, alice)).toMatchObject({ code: 404, error: 'Folder not found' });
+    expect(await s.post('/h5/mailop/read-all', { mid: bobFolder.mid }, alice)).toMatchObject({ code: 404, error: 'Folder not found' });
+    expect(await s.post('/h5/mailop/move', { ids: aliceMailId, to: bobFolder.mid }, alice)).toMatchObject({ code: 404, error: 'Folder not found' });
   });
 
   it('every batch operation refuses a foreign id and changes nothing, even mixed with own ids', async () => {

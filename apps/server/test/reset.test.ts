@@ -42,7 +42,7 @@ describe('reset ways', () => {
   });
 
   it('answers "mail domain error" for a domain not hosted here', async () => {
-    expect(await ways('someone@example.com')).toEqual({ code: 422, error: { email: 'mail domain error' } });
+    expect(await ways('someone@example.com')).toMatchObject({ code: 422, error: { email: 'mail domain error' } });
     expect((await sendCode('someone@example.com')).code).toBe(422);
     expect((await verifyCode('someone@example.com', '123456')).code).toBe(422);
   });
@@ -95,7 +95,7 @@ describe('no enumeration through reset-code and verify-reset', () => {
     for (let i = 0; i < 5; i++) {
       const r = await verifyCode('bob@demo.test', wrong);
       const f = await verifyCode(ghost, wrong);
-      expect(r).toEqual({ code: 403, error: 'The verification code is incorrect or has expired.' });
+      expect(r).toMatchObject({ code: 403, error: 'The verification code is incorrect or has expired.' });
       expect(f).toEqual(r);
     }
     const r = await verifyCode('bob@demo.test', code);
@@ -105,13 +105,13 @@ describe('no enumeration through reset-code and verify-reset', () => {
     // A wrong answer to a question: the same for an account without one and an unknown address.
     await clearLimits(s);
     const noQuestion = await s.post('/h5/login/verify-reset', { email: 'admin@demo.test', way: 'question', answer: 'x' });
-    expect(noQuestion).toEqual({ code: 403, error: 'The answer is incorrect.' });
+    expect(noQuestion).toMatchObject({ code: 403, error: 'The answer is incorrect.' });
     expect(await s.post('/h5/login/verify-reset', { email: ghost, way: 'question', answer: 'x' })).toEqual(noQuestion);
   });
 
   it('refuses a code to an account with no backup address, real or not, with the same words', async () => {
     const r = await sendCode('admin@demo.test');
-    expect(r).toEqual({ code: 403, error: 'contact postmaster to reset' });
+    expect(r).toMatchObject({ code: 403, error: 'contact postmaster to reset' });
     const none = Array.from({ length: 100 }, (_, i) => `nobody${i}@demo.test`).find((a) => decoyWays(DECOY_SECRET, a).ways.length === 0)!;
     expect(await ways(none)).toEqual({ code: 200, data: { ways: [] } });
     expect(await sendCode(none)).toEqual(r);
@@ -122,12 +122,12 @@ describe('resetting the password', () => {
   it('validates the input: six digits, a non-empty answer, matching passwords', async () => {
     for (const code of ['12345', '1234567', 'abcdef']) expect((await verifyCode('bob@demo.test', code)).error).toEqual({ code: 'must be six digits' });
     expect((await s.post('/h5/login/verify-reset', { email: 'bob@demo.test', way: 'email' })).error).toEqual({ code: 'code is empty' });
-    expect(await s.post('/h5/login/verify-reset', { email: 'bob@demo.test', way: 'question', answer: '   ' })).toEqual({ code: 422, error: { answer: 'answer cannot be empty' } });
+    expect(await s.post('/h5/login/verify-reset', { email: 'bob@demo.test', way: 'question', answer: '   ' })).toMatchObject({ code: 422, error: { answer: 'answer cannot be empty' } });
     const t = 'x'.repeat(43);
     expect((await s.post('/h5/login/resetpwd', { ticket: t, password: 'newpass123', confirm: 'newpass124' })).error).toEqual({ confirm: 'password empty or repeat mismatch' });
     expect((await s.post('/h5/login/resetpwd', { ticket: t, password: 'short', confirm: 'short' })).error).toEqual({ password: 'must be 8 to 128 characters' });
     expect(await s.post('/h5/login/resetpwd', { ticket: t, password: 'newpass123', confirm: 'newpass123' }))
-      .toEqual({ code: 404, error: 'The password reset has expired. Please start again.', expired: true });
+      .toMatchObject({ code: 404, error: 'The password reset has expired. Please start again.', expired: true });
   });
 
   it('accepts the security answer whatever its case and spacing', async () => {

@@ -70,7 +70,11 @@ describe('WeChat login switched off (the default)', () => {
 
 describe('WeChat login switched on', () => {
   beforeAll(async () => {
-    await s.restart({ wechat: { appId: APPID, secret: SECRET, apiBase, oauthBase: 'https://open.weixin.qq.com', redirectUri: 'https://mail.example.com/' } });
+    // The stand-in is on loopback, which the outbound guard refuses unless allowed, as an operator's private gateway would be.
+    await s.restart({
+      wechat: { appId: APPID, secret: SECRET, apiBase, oauthBase: 'https://open.weixin.qq.com', redirectUri: 'https://mail.example.com/' },
+      outbound: { allow: ['127.0.0.1/32'], dnsServers: [] },
+    });
   });
 
   it('gives the authorize URL with a signed state, and the appid for the app SDK', async () => {
@@ -83,7 +87,7 @@ describe('WeChat login switched on', () => {
   });
 
   it('refuses a WeChat account that is bound to no mailbox', async () => {
-    expect(await s.post('/h5/login/wxcode', { code: 'stranger-1' })).toEqual({ code: 403, error: SettingMessages.wechatUnbound });
+    expect(await s.post('/h5/login/wxcode', { code: 'stranger-1' })).toMatchObject({ code: 403, error: SettingMessages.wechatUnbound });
   });
 
   it('binds the WeChat account to the mailbox, and then logs in with it', async () => {
@@ -105,9 +109,9 @@ describe('WeChat login switched on', () => {
   });
 
   it('passes on WeChat\'s refusal of an unknown or used code', async () => {
-    expect(await s.post('/h5/login/wxcode', { code: 'nonsense' })).toEqual({ code: 422, error: { code: 'WeChat refused the code: invalid code (40029)' } });
-    expect(await s.post('/h5/login/wxcode', { code: 'alice-2' })).toEqual({ code: 422, error: { code: 'WeChat refused the code: code been used (40163)' } });
-    expect(await s.post('/h5/login/wxcode', { code: '  ' })).toEqual({ code: 422, error: { code: 'code is empty' } });
+    expect(await s.post('/h5/login/wxcode', { code: 'nonsense' })).toMatchObject({ code: 422, error: { code: 'WeChat refused the code: invalid code (40029)' } });
+    expect(await s.post('/h5/login/wxcode', { code: 'alice-2' })).toMatchObject({ code: 422, error: { code: 'WeChat refused the code: code been used (40163)' } });
+    expect(await s.post('/h5/login/wxcode', { code: '  ' })).toMatchObject({ code: 422, error: { code: 'code is empty' } });
   });
 
   it('refuses a state it did not issue', async () => {
@@ -130,7 +134,7 @@ describe('WeChat login switched on', () => {
   it('gives up on WeChat after 5 seconds', async () => {
     const started = Date.now();
     const r = await s.post('/h5/login/wxcode', { code: 'slow' });
-    expect(r).toEqual({ code: 500, error: 'network timeout: WeChat did not answer, please retry' });
+    expect(r).toMatchObject({ code: 500, error: 'network timeout: WeChat did not answer, please retry' });
     expect(Date.now() - started).toBeLessThan(8_000);
   }, 15_000);
 });

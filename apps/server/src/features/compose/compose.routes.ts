@@ -1,15 +1,14 @@
-import { create as contentDisposition } from 'content-disposition';
 import {
   ComposeData, ComposeLimits, ComposeMessages, DraftInput, envelope, LoadComposeQuery, MailIdInput, RecallResult, SavedDraft, SendInput, SendResult,
   SuggestQuery, Suggestions, UploadQuery, UploadResult,
 } from '@mailwing/shared';
 import { invalid } from '../../errors.js';
 import { ok } from '../../http/envelope.js';
+import { readUpload } from '../../http/multipart.js';
+import { sendUserFile } from '../../http/user-content.js';
 import { caller, type App } from '../../http/types.js';
 import type { ComposeService } from './compose.service.js';
 import type { UploadService } from './upload.service.js';
-
-const ACTIVE_TYPES = /^(text\/html|application\/xhtml|image\/svg|text\/xml|application\/xml|application\/javascript|text\/javascript)/i;
 
 export function composeRoutes(app: App, compose: ComposeService, uploads: UploadService): void {
   const tags = ['compose'];
@@ -17,28 +16,15 @@ export function composeRoutes(app: App, compose: ComposeService, uploads: Upload
   app.get('/h5/write/limits', { schema: { tags, response: { 200: envelope(ComposeLimits) } } }, async () => ok(uploads.limits()));
 
   app.post('/h5/write/upload', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: envelope(UploadResult) } } }, async (req) => {
-    if (!req.isMultipart()) throw invalid('file', 'send the file as multipart/form-data in the field "file"');
-    const part = await req.file();
-    if (!part || part.fieldname !== 'file') throw invalid('file', 'is required');
-    uploads.checkName(part.filename);
-    let data: Buffer;
-    try {
-      data = await part.toBuffer();
-    } catch (err) {
-      // @fastify/multipart stops reading at the per-file limit and throws here.
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw invalid('file', ComposeMessages.fileTooLarge);
-      throw err;
-    }
-    return ok(await uploads.store(caller(req).userId, { name: part.filename, contentType: part.mimetype || 'application/octet-stream', data }));
+    const file = await readUpload(req, { tooLarge: () => invalid('file', ComposeMessages.fileTooLarge, 'upload.too_large'), checkName: (n) => uploads.checkName(n) });
+    // part.mimetype is the uploader's claim; the stored type comes from the bytes (user-content.ts).
+    return ok(await uploads.store(caller(req).userId, { name: file.filename, data: file.data }));
   });
 
   // The uploaded bytes, for the editor's inline images and a preview before sending.
   app.get('/h5/write/file', { schema: { tags, querystring: UploadQuery } }, async (req, reply) => {
     const part = await uploads.get(caller(req).userId, Number(req.query.id));
-    const active = ACTIVE_TYPES.test(part.contentType);
-    return reply.header('Content-Type', active ? 'application/octet-stream' : part.contentType)
-      .header('Content-Disposition', contentDisposition(part.filename, { type: active ? 'attachment' : 'inline' }))
-      .header('Cache-Control', 'private, max-age=86400').send(part.content);
+    return sendUserFile(reply, { body: part.content, name: part.filename, declaredType: part.contentType }, { inline: true, cache: 'private, max-age=86400' });
   });
 
   // The editor's HTML may be long (pasted tables, data: images): above the 1 MB default, within the schema's 5 MB per field.

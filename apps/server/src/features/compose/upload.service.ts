@@ -4,6 +4,7 @@ import type { AttachmentConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import type { StoredAttachment } from '../../db/types.js';
 import { invalid, notFound } from '../../errors.js';
+import { detectType } from '../../http/user-content.js';
 import { extractAttachments } from '../message/mail-parse.js';
 import * as messages from '../message/message.repository.js';
 import * as repo from './compose.repository.js';
@@ -29,16 +30,17 @@ export class UploadService {
     if (this.cfg.blockedExtensions.includes(fileExtension(name))) throw invalid('file', ComposeMessages.badFormat);
   }
 
-  async store(userId: number, file: { name: string; contentType: string; data: Buffer }): Promise<UploadResult> {
+  async store(userId: number, file: { name: string; data: Buffer }): Promise<UploadResult> {
     this.checkName(file.name);
+    const contentType = await detectType(file.data, file.name);
     if (file.data.length > this.cfg.maxFileBytes) throw invalid('file', ComposeMessages.fileTooLarge);
     const staged = await this.blobs.store.stage(file.data);
     try {
       const id = await this.db.transaction().execute(async (trx) => {
         await this.blobs.reference(trx, [{ staged, n: 1 }]);
-        return repo.insertUpload(trx, { userId, hash: staged.hash, name: file.name, size: file.data.length, contentType: file.contentType });
+        return repo.insertUpload(trx, { userId, hash: staged.hash, name: file.name, size: file.data.length, contentType });
       });
-      return { id: String(id), name: file.name, size: file.data.length, contentType: file.contentType };
+      return { id: String(id), name: file.name, size: file.data.length, contentType };
     } finally {
       await this.blobs.store.release(staged);
     }

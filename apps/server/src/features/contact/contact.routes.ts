@@ -5,8 +5,10 @@ import {
 } from '@mailwing/shared';
 import { invalid } from '../../errors.js';
 import { ok } from '../../http/envelope.js';
+import { readUpload } from '../../http/multipart.js';
 import { caller, type App } from '../../http/types.js';
 import type { ContactService } from './contact.service.js';
+import { userContentHeaders } from '../../http/user-content.js';
 
 const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
@@ -36,23 +38,14 @@ export function contactRoutes(app: App, contacts: ContactService): void {
   });
 
   app.post('/h5/contact/import', { schema: { tags, consumes: ['multipart/form-data'], response: { 200: envelope(ImportResult) } } }, async (req) => {
-    if (!req.isMultipart()) throw invalid('file', 'send the file as multipart/form-data in the field "file"');
-    const part = await req.file({ limits: { fileSize: MAX_IMPORT_BYTES } });
-    if (!part) throw invalid('file', 'is required');
-    let data: Buffer;
-    try {
-      data = await part.toBuffer();
-    } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw invalid('file', 'File too large');
-      throw err;
-    }
-    return ok(await contacts.import(caller(req).userId, part.filename, data.toString('utf8')));
+    const file = await readUpload(req, { maxBytes: MAX_IMPORT_BYTES, tooLarge: () => invalid('file', 'File too large', 'upload.too_large') });
+    return ok(await contacts.import(caller(req).userId, file.filename, file.data.toString('utf8')));
   });
 
   app.get('/h5/contact/export', { schema: { tags, querystring: ExportQuery } }, async (req, reply) => {
     const body = await contacts.export(caller(req).userId, req.query.format);
     const csv = req.query.format === 'csv';
-    return reply.header('Content-Type', csv ? 'text/csv; charset=utf-8' : 'text/vcard; charset=utf-8')
+    return userContentHeaders(reply).header('Content-Type', csv ? 'text/csv; charset=utf-8' : 'text/vcard; charset=utf-8')
       .header('Content-Disposition', contentDisposition(csv ? 'contacts.csv' : 'contacts.vcf')).send(body);
   });
 

@@ -1,33 +1,27 @@
-import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply } from 'fastify';
 import {
   AttachQuery, AutoArchive, AutoArchiveInput, Changed, Empty, envelope, FilteredListQuery, FolderInput, NoteInput, IdsInput, ImageProxyQuery, InlineQuery, Mail, MailList, MarkReadInput, MoveInput, ReadQuery, StarInput,
 } from '@mailwing/shared';
 import { notFound } from '../../errors.js';
 import { ok } from '../../http/envelope.js';
+import { sendUserFile, userContentHeaders } from '../../http/user-content.js';
 import { caller, type App } from '../../http/types.js';
+import type { OutboundGuard } from '../../net/guarded-fetch.js';
+import { OutboundRefused } from '../../net/ssrf.js';
 import { fetchImage } from './image-proxy.js';
 import { extractAttachment } from './mail-parse.js';
 import type { MessageService } from './message.service.js';
 
 const changed = { response: { 200: envelope(Changed) } };
 
-// Types a browser could execute or render as a page are always downloaded, never shown inline.
-const ACTIVE_TYPES = /^(text\/html|application\/xhtml|image\/svg|text\/xml|application\/xml|application\/javascript|text\/javascript)/i;
-
+// A part of a stored mail. The type the sender declared decides nothing: user-content.ts does.
 async function sendPart(reply: FastifyReply, raw: Buffer, meta: { index: number; name: string; contentType: string }, inline: boolean) {
   const body = await extractAttachment(raw, meta.index);
   if (!body) throw notFound('Attachment');
-  const type = meta.contentType || 'application/octet-stream';
-  const showInline = inline && !ACTIVE_TYPES.test(type);
-  return reply
-    .header('Content-Type', showInline || !ACTIVE_TYPES.test(type) ? type : 'application/octet-stream')
-    .header('Content-Disposition', contentDisposition(meta.name, { type: showInline ? 'inline' : 'attachment' }))
-    .header('Cache-Control', 'private, max-age=3600')
-    .send(body);
+  return sendUserFile(reply, { body, name: meta.name, declaredType: meta.contentType || '' }, { inline, cache: 'private, max-age=3600' });
 }
 
-export function messageRoutes(app: App, messages: MessageService, opts: { imageProxyAllowPrivate: boolean }): void {
+export function messageRoutes(app: App, messages: MessageService, opts: { images: OutboundGuard }): void {
   const tags = ['mail'];
 
   app.get('/h5/mail/list', { schema: { tags, querystring: FilteredListQuery, response: { 200: envelope(MailList) } } }, async (req) =>
@@ -77,8 +71,12 @@ export function messageRoutes(app: App, messages: MessageService, opts: { imageP
 
   app.get('/h5/read/image', { schema: { tags, querystring: ImageProxyQuery } }, async (req, reply) => {
     if (!(await messages.remoteImageAllowed(caller(req).userId, req.query.mid, req.query.url))) throw notFound('Image');
-    const image = await fetchImage(req.query.url, opts.imageProxyAllowPrivate).catch(() => null);
+    // A refused address says so (with its reason); any other failure is just a missing image.
+    const image = await fetchImage(req.query.url, opts.images).catch((err: unknown) => {
+      if (err instanceof OutboundRefused) throw err;
+      return null;
+    });
     if (!image) throw notFound('Image');
-    return reply.header('Content-Type', image.contentType).header('Cache-Control', 'private, max-age=86400').send(image.body);
+    return userContentHeaders(reply).header('Content-Type', image.contentType).header('Cache-Control', 'private, max-age=86400').send(image.body);
   });
 }

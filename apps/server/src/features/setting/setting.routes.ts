@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { AppSettingInput, AVATAR_MAX_BYTES, Email, envelope, LanguageInput, NicknameInput, SettingMessages, Settings } from '@mailwing/shared';
-import { invalid } from '../../errors.js';
 import { ok } from '../../http/envelope.js';
+import { readUpload } from '../../http/multipart.js';
 import { caller, type App } from '../../http/types.js';
 import { avatarVersion, SettingService } from './setting.service.js';
+import { userContentHeaders } from '../../http/user-content.js';
 
 const AvatarQuery = z.object({ email: Email, v: z.string().max(64).optional() });
 
@@ -24,17 +25,8 @@ export function settingRoutes(app: App, settings: SettingService): void {
     ok(await settings.setNickname(caller(req).userId, req.body.nickname)));
 
   app.post('/h5/setting/avatar', { schema: { tags, consumes: ['multipart/form-data'], ...result } }, async (req) => {
-    if (!req.isMultipart()) throw invalid('file', `${SettingMessages.avatarFailed}: send the image as multipart/form-data in the field "file"`);
     // One byte over the limit is enough to know it is too large; reading stops there.
-    const part = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES + 1 } });
-    if (!part || part.fieldname !== 'file') throw invalid('file', `${SettingMessages.avatarFailed}: the image is required`);
-    let data: Buffer;
-    try {
-      data = await part.toBuffer();
-    } catch (err) {
-      if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw SettingService.tooLarge();
-      throw err;
-    }
+    const { data } = await readUpload(req, { maxBytes: AVATAR_MAX_BYTES + 1, tooLarge: () => SettingService.tooLarge(), prefix: SettingMessages.avatarFailed });
     return ok(await settings.setAvatar(caller(req).userId, data));
   });
 
@@ -43,7 +35,7 @@ export function settingRoutes(app: App, settings: SettingService): void {
     const img = await settings.avatarImage(req.query.email);
     // A URL with the current version never changes; without it the image may change at any time.
     const cache = req.query.v === avatarVersion(img.hash) ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
-    return reply.header('Content-Type', img.contentType).header('X-Content-Type-Options', 'nosniff').header('Cache-Control', cache)
+    return userContentHeaders(reply).header('Content-Type', img.contentType).header('Cache-Control', cache)
       .header('ETag', `"${avatarVersion(img.hash)}"`).header('Content-Disposition', 'inline').send(img.body);
   });
 }
