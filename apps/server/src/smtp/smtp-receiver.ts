@@ -4,6 +4,7 @@ import { resolveLocal, isHostedDomain, type LocalTarget } from '../features/acco
 import type { IngestService, LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
 import { traceHeaders } from './received-header.js';
+import { DataSink } from './data-sink.js';
 import { SystemFolder } from '@mailwing/shared';
 
 const MAX_RECIPIENTS = 100;
@@ -62,12 +63,12 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
     },
 
     onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
+      const sink = new DataSink(opts.maxBytes);
+      stream.on('data', (c: Buffer) => sink.push(c));
       stream.on('error', (err) => cb(reply(451, `4.3.0 ${err.message}`)));
       stream.on('end', () => {
-        if (stream.sizeExceeded) return cb(reply(552, `5.3.4 Message exceeds the size limit of ${opts.maxBytes} bytes`));
-        const raw = Buffer.concat([Buffer.from(traceHeaders(session, opts.hostname)), ...chunks]);
+        if (stream.sizeExceeded || sink.overflowed) return cb(reply(552, `5.3.4 Message exceeds the size limit of ${opts.maxBytes} bytes`));
+        const raw = Buffer.concat([Buffer.from(traceHeaders(session, opts.hostname)), ...sink.take()]);
         const recipients = toRecipients(targets.get(session));
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         deps.ingest.deliver(raw, from, recipients).then(
