@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Db, DbHandle } from './db/connect.js';
 import { CompanyService } from './features/admin/company.service.js';
 import { AuthService } from './features/auth/auth.service.js';
+import { SessionIssuer } from './features/auth/session-issuer.js';
 import { MailboxService } from './features/mailbox/mailbox.service.js';
 import { IngestService } from './features/message/ingest.service.js';
 import { MessageService } from './features/message/message.service.js';
@@ -24,6 +25,7 @@ import { MailboxLinkService } from './features/mailbox-link/mailbox-link.service
 import { PushService } from './features/push/push.service.js';
 import { SettingService } from './features/setting/setting.service.js';
 import { WechatService } from './features/wechat/wechat.service.js';
+import { outboundGuard } from './net/guarded-fetch.js';
 import { SystemMailer } from './delivery/system-mailer.js';
 import { DevicesService } from './features/security/devices.service.js';
 import { EmailCodes } from './features/security/email-codes.js';
@@ -86,15 +88,14 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     onQueued: () => queue.wake(),
   });
   const queue = new QueueRunner(async () => (await compose.dispatchDue()) + (await delivery.runOnce()), config.delivery.pollMs, log);
-  const auth = new AuthService(db, config.sessionDays);
+  const sessions = new SessionIssuer(db, config.sessionDays);
   const mailer = new SystemMailer({ db, blobs, ingest, hostname, onQueued: () => queue.wake(), log });
   const codes = new EmailCodes(db, mailer);
-  const verify = new VerifyService(db, auth, codes);
-  auth.useSecondFactor((user, client) => verify.challenge(user, 'login', client));
-  const push = new PushService(db, config.push, log);
+  const verify = new VerifyService(db, sessions, codes);
+  const auth = new AuthService(db, sessions, (user, client) => verify.challenge(user, 'login', client));
+  const push = new PushService(db, config.push, outboundGuard(config.outbound, config.push.allowPrivate), log);
   ingest.onNewMail((mail) => push.newMail(mail));
-  const links = new MailboxLinkService(db, auth);
-  links.useSecondFactor(verify);
+  const links = new MailboxLinkService(db, auth, verify);
   verify.onBindVerified((b) => links.link(b));
   return {
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
@@ -112,6 +113,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     devices: new DevicesService(db),
     settings: new SettingService(db, blobs),
     push, links,
-    wechat: new WechatService(db, config.wechat, auth),
+    wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
   };
 }

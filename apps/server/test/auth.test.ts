@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '@mailwing/shared';
+import { AuthService } from '../src/features/auth/auth.service.js';
+import { SessionIssuer } from '../src/features/auth/session-issuer.js';
+import { AppError } from '../src/errors.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 let s: TestServer;
@@ -57,6 +60,55 @@ describe('login and sessions', () => {
     expect(limited.retryAfter).toBeLessThanOrEqual(900);
     // Another account from the same address is not locked by bob's failures.
     expect((await s.post('/h5/login/h5', { email: 'admin@demo.test', password: 'demo1234' })).code).toBe(200);
+  });
+
+  it('a burst of concurrent guesses gets at most the limit evaluated, and the right password inside it does not get in (finding 3)', async () => {
+    const fresh = await startTestServer();
+    try {
+      const guesses = Array.from({ length: 28 }, (_, i) => (i === 20 ? 'demo1234' : `guess${i}`));
+      const results = await Promise.all(guesses.map((password) => fresh.post('/h5/login/h5', { email: 'alice@demo.test', password })));
+      const evaluated = results.filter((r) => r.code !== 429);
+      expect(evaluated.length).toBeLessThanOrEqual(5);
+      expect(results.filter((r) => r.code === 429).length).toBeGreaterThanOrEqual(23);
+      // Unless the right one happened to be among the five reserved first, nobody got a session.
+      const inside = results[20]!;
+      if (inside.code === 200) expect(evaluated.length).toBeLessThanOrEqual(5);
+      else expect(inside.code).toBe(429);
+      expect((await fresh.post('/h5/login/h5', { email: 'alice@demo.test', password: 'demo1234' })).code).toBe(inside.code === 200 ? 200 : 429);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('concurrent wrong passwords in settings are limited the same way', async () => {
+    const fresh = await startTestServer();
+    try {
+      const bob = await fresh.login('bob@demo.test');
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => fresh.post('/h5/setting/verify-password', { password: `nope${i}` }, bob)));
+      expect(results.filter((r) => r.code === 403).length).toBeLessThanOrEqual(5);
+      expect(results.filter((r) => r.code === 429).length).toBeGreaterThanOrEqual(15);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('second verification fails closed: a factor hook that starts nothing gives a TOTP mailbox no session', async () => {
+    const db = s.rt.services.db;
+    await db.updateTable('users').set({ totp_secret: 'JBSWY3DPEHPK3PXP' }).where('email', '=', 'admin@demo.test').execute();
+    try {
+      const before = await db.selectFrom('sessions').select('id').execute();
+      const broken = new AuthService(db, new SessionIssuer(db, 1), async () => null);
+      const err = await broken.login({ email: 'admin@demo.test', password: 'demo1234' }, { ip: '127.0.0.9', userAgent: 't' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).reason).toBe('login.second_factor_required');
+      expect((await db.selectFrom('sessions').select('id').execute()).length).toBe(before.length);
+      // The real wiring asks for the second factor instead.
+      const real = await s.post<{ verify?: boolean; token?: string }>('/h5/login/h5', { email: 'admin@demo.test', password: 'demo1234' });
+      expect(real.data.verify).toBe(true);
+      expect(real.data.token).toBeUndefined();
+    } finally {
+      await db.updateTable('users').set({ totp_secret: null }).where('email', '=', 'admin@demo.test').execute();
+    }
   });
 
   it('rate-limits failures per IP across accounts', async () => {

@@ -22,7 +22,11 @@ export async function deleteSession(db: Db, sessionId: number): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
 }
 
-/** Failures counted inside the current window for each key. */
+/**
+ * Counts one attempt on a key and returns the new count, in one statement: the row
+ * lock of the upsert orders concurrent attempts, so each sees a distinct count.
+ */
+/** Attempts counted inside the current window for each key. */
 export async function failureCounts(db: Db, keys: string[], windowSeconds: number) {
   return db.selectFrom('auth_failures')
     .select(['key', 'count', sql<number>`extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now()))`.as('secondsLeft')])
@@ -31,14 +35,21 @@ export async function failureCounts(db: Db, keys: string[], windowSeconds: numbe
     .execute();
 }
 
-export async function recordFailure(db: Db, key: string, windowSeconds: number): Promise<void> {
+export async function reserveAttempt(db: Db, key: string, windowSeconds: number): Promise<{ count: number; secondsLeft: number }> {
   const expired = sql<boolean>`auth_failures.window_start <= now() - make_interval(secs => ${windowSeconds})`;
-  await db.insertInto('auth_failures').values({ key, count: 1, window_start: sql`now()` })
+  const row = await db.insertInto('auth_failures').values({ key, count: 1, window_start: sql`now()` })
     .onConflict((oc) => oc.column('key').doUpdateSet({
       count: sql`CASE WHEN ${expired} THEN 1 ELSE auth_failures.count + 1 END`,
       window_start: sql`CASE WHEN ${expired} THEN now() ELSE auth_failures.window_start END`,
     }))
-    .execute();
+    .returning(['count', sql<number>`extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now()))`.as('secondsLeft')])
+    .executeTakeFirstOrThrow();
+  return { count: row.count, secondsLeft: Number(row.secondsLeft) };
+}
+
+/** Gives back one reserved attempt (it succeeded, or was refused before it was tried). */
+export async function releaseAttempt(db: Db, key: string): Promise<void> {
+  await db.updateTable('auth_failures').set({ count: sql`greatest(count - 1, 0)` }).where('key', '=', key).execute();
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {

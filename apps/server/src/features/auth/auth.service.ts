@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Code, type Account, type AutoLoginInput, type LoginInput, type LoginResult, type SessionResult, type VerifyChallenge } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import type { User } from '../../db/types.js';
@@ -7,6 +6,9 @@ import * as accounts from '../account/account.repository.js';
 import { DUMMY_HASH, verifyPassword } from '../account/password.js';
 import * as repo from './auth.repository.js';
 import { FailureLimiter } from './rate-limit.js';
+import { hashToken, type SessionIssuer } from './session-issuer.js';
+
+export { hashToken };
 
 export interface AuthContext {
   sessionId: number;
@@ -23,22 +25,15 @@ const WINDOW_SECONDS = 15 * 60;
 // Refreshing last_seen on every request would turn each read into a write.
 const TOUCH_EVERY_MS = 5 * 60_000;
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /** Decides after a right password whether a second factor is due: a challenge replaces the token (issue 7). */
 export type SecondFactor = (user: User, client: { ip: string; userAgent: string }) => Promise<VerifyChallenge | null>;
 
 export class AuthService {
   private readonly limiter: FailureLimiter;
-  private secondFactor: SecondFactor | null = null;
 
-  constructor(private readonly db: Db, private readonly sessionDays: number) {
+  /** `secondFactor` comes from the security feature, which owns tickets and codes; it is required, never optional. */
+  constructor(private readonly db: Db, private readonly sessions: SessionIssuer, private readonly secondFactor: SecondFactor) {
     this.limiter = new FailureLimiter(db, WINDOW_SECONDS);
-  }
-
-  /** Set once at wiring time by the security feature, which owns tickets and codes. */
-  useSecondFactor(fn: SecondFactor): void {
-    this.secondFactor = fn;
   }
 
   async login(input: LoginInput, client: { ip: string; userAgent: string }): Promise<LoginResult> {
@@ -50,8 +45,10 @@ export class AuthService {
    * a session, or the second-verification challenge when the mailbox has one on.
    */
   async open(user: User, client: { ip: string; userAgent: string }): Promise<LoginResult> {
-    const challenge = await this.secondFactor?.(user, client);
+    const challenge = await this.secondFactor(user, client);
     if (challenge) return challenge;
+    // Fail closed: a mailbox with an authenticator never gets a session from a first factor alone.
+    if (user.totp_secret) throw new AppError(Code.Forbidden, 'Second verification is required but could not be started.', { reason: 'login.second_factor_required' });
     const token = await this.createSession(user.id, client);
     return { token, email: user.email };
   }
@@ -62,22 +59,19 @@ export class AuthService {
    */
   async verifyCredentials(input: LoginInput, client: { ip: string }): Promise<User> {
     const limits = [{ key: `login:acct:${input.email}`, max: ACCOUNT_FAILURES }, { key: `login:ip:${client.ip}`, max: IP_FAILURES }];
-    await this.limiter.check(limits);
+    const attempt = await this.limiter.reserve(limits);
     const user = await accounts.findUserByEmail(this.db, input.email);
     const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
     if (!user || !ok || user.status !== 'active') {
-      await this.limiter.fail(limits);
-      throw new AppError(Code.Forbidden, 'Login account error: the address or password is incorrect.');
+      throw new AppError(Code.Forbidden, 'Login account error: the address or password is incorrect.', { reason: 'login.bad_credentials' });
     }
+    await attempt.succeeded();
     await this.limiter.clear(`login:acct:${input.email}`);
     return user;
   }
 
-  async createSession(userId: number, client: { ip: string; userAgent: string }): Promise<string> {
-    const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + this.sessionDays * 86_400_000);
-    await repo.insertSession(this.db, { userId, tokenHash: hashToken(token), ip: client.ip, userAgent: client.userAgent, expiresAt });
-    return token;
+  createSession(userId: number, client: { ip: string; userAgent: string }): Promise<string> {
+    return this.sessions.create(userId, client);
   }
 
   async authenticate(token: string): Promise<AuthContext | null> {

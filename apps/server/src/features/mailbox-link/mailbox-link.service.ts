@@ -31,14 +31,8 @@ const Msg = {
  * the other mailbox. Ending the login ends every session opened from it.
  */
 export class MailboxLinkService {
-  private secondFactor: SecondFactor | null = null;
-
-  constructor(private readonly db: Db, private readonly auth: AuthService) {}
-
-  /** Connects second verification; until then a mailbox that has it on cannot be bound. */
-  useSecondFactor(sf: SecondFactor): void {
-    this.secondFactor = sf;
-  }
+  /** Second verification is a required dependency: binding a TOTP mailbox must never skip it. */
+  constructor(private readonly db: Db, private readonly auth: AuthService, private readonly secondFactor: SecondFactor) {}
 
   async bind(me: AuthContext, input: LoginInput, client: Client): Promise<LoginResult> {
     const root = await this.root(me);
@@ -48,9 +42,9 @@ export class MailboxLinkService {
     if (user.id === root.ownerId || user.id === me.userId) throw invalid('email', Msg.self);
     if (await repo.findLiveLink(this.db, root.ownerId, user.id)) throw invalid('email', Msg.already);
     if (user.totp_secret) {
-      if (!this.secondFactor) throw new AppError(Code.Forbidden, Msg.noFactor);
       const challenge = await this.secondFactor.challenge(user, 'bind', client, me.sessionId);
       if (challenge) return challenge;
+      throw new AppError(Code.Forbidden, Msg.noFactor, { reason: 'bind.second_factor_required' });
     }
     return this.link({ sessionId: me.sessionId, linkedUserId: user.id, linkedEmail: user.email, client });
   }

@@ -56,13 +56,17 @@ export class EmailCodes {
    * per address, so that unknown addresses behave the same).
    */
   async send(user: { id: number; email: string }, purpose: repo.CodePurpose, address: string, ip: string, resendChecked = false): Promise<CodeSent> {
-    await this.limiter.check([Limits.codeIp(ip)]);
+    // Reserved first, so concurrent requests cannot all pass the count (finding 3).
+    const send = await this.limiter.reserve([Limits.codeIp(ip)]);
     const code = newSixDigitCode();
     const wait = await repo.storeCode(this.db, {
       userId: user.id, purpose, address, codeHash: codeHash(user.id, purpose, code), ttlSeconds: CODE_TTL_SECONDS, resendSeconds: resendChecked ? 0 : RESEND_SECONDS,
     });
-    if (wait > 0) throw tooSoon(wait);
-    await this.limiter.fail([Limits.codeIp(ip)]);
+    if (wait > 0) {
+      // Nothing was sent, so it does not count as a send.
+      await send.succeeded();
+      throw tooSoon(wait);
+    }
     try {
       await this.mailer.send(codeMail({ to: address, account: user.email, purpose, code }));
     } catch (err) {

@@ -58,7 +58,7 @@ export class ResetService {
 
   async verify(input: VerifyResetInput, ip: string): Promise<ResetTicket> {
     const limits = [Limits.resetVerifyAddress(input.email), Limits.resetVerifyIp(ip)];
-    await this.limiter.check(limits);
+    const attempt = await this.limiter.reserve(limits);
     const who = await this.subject(input.email);
     const user = who.kind === 'real' ? who.user : null;
     let right: boolean;
@@ -71,9 +71,9 @@ export class ResetService {
       right = (await verifyPassword(normaliseAnswer(input.answer!), hash)) && hash !== DUMMY_HASH;
     }
     if (!right || !user) {
-      await this.limiter.fail(limits);
-      throw new AppError(Code.Forbidden, input.way === 'email' ? Msg.emailCodeWrong : Msg.answerWrong);
+      throw new AppError(Code.Forbidden, input.way === 'email' ? Msg.emailCodeWrong : Msg.answerWrong, { reason: input.way === 'email' ? 'reset.code_wrong' : 'reset.answer_wrong' });
     }
+    await attempt.succeeded();
     await this.limiter.clear(limits[0]!.key);
     const ticket = randomBytes(32).toString('base64url');
     await repo.insertTicket(this.db, { hash: hashToken(ticket), userId: user.id, purpose: 'reset', sessionId: null, ip, userAgent: '', ttlSeconds: TICKET_TTL_SECONDS.reset });

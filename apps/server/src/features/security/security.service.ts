@@ -41,15 +41,12 @@ export class SecurityService {
   }
 
   async totpEnable(me: AuthContext, input: CodeInput): Promise<RecoveryCodes> {
-    const limits = [Limits.verifyAccount(me.userId)];
-    await this.limiter.check(limits);
+    const attempt = await this.limiter.reserve([Limits.verifyAccount(me.userId)]);
     const user = await this.user(me);
-    if (!user.totp_pending) throw new AppError(Code.Forbidden, Msg.totpNotStarted);
+    if (!user.totp_pending) throw new AppError(Code.Forbidden, Msg.totpNotStarted, { reason: 'totp.not_started' });
     const step = totpStep(user.totp_pending, input.code);
-    if (step === null) {
-      await this.limiter.fail(limits);
-      throw new AppError(Code.Forbidden, Msg.totpWrong);
-    }
+    if (step === null) throw new AppError(Code.Forbidden, Msg.totpWrong, { reason: 'totp.code_wrong' });
+    await attempt.succeeded();
     return this.db.transaction().execute(async (trx) => {
       if (!(await repo.enableTotp(trx, me.userId, user.totp_pending!, step))) throw new AppError(Code.Forbidden, Msg.totpNotStarted);
       return this.issueRecoveryCodes(trx, me.userId);
@@ -86,12 +83,11 @@ export class SecurityService {
       await repo.dropCode(this.db, me.userId, 'reset');
       return this.state(me);
     }
-    const limits = [Limits.verifyAccount(me.userId)];
-    await this.limiter.check(limits);
+    const attempt = await this.limiter.reserve([Limits.verifyAccount(me.userId)]);
     if (!(await this.codes.spend(me.userId, 'backup', input.code, input.email))) {
-      await this.limiter.fail(limits);
-      throw new AppError(Code.Forbidden, Msg.emailCodeWrong);
+      throw new AppError(Code.Forbidden, Msg.emailCodeWrong, { reason: 'code.wrong' });
     }
+    await attempt.succeeded();
     await repo.setBackupEmail(this.db, me.userId, input.email);
     return this.state(me);
   }
@@ -118,12 +114,10 @@ export class SecurityService {
   /** The account password, with wrong guesses limited per account (a stolen session must not become a password oracle). */
   private async checkPassword(me: AuthContext, password: string, message: string = Msg.passwordWrong): Promise<void> {
     const limits = [Limits.password(me.userId)];
-    await this.limiter.check(limits);
+    const attempt = await this.limiter.reserve(limits);
     const user = await this.user(me);
-    if (!(await verifyPassword(password, user.password_hash))) {
-      await this.limiter.fail(limits);
-      throw new AppError(Code.Forbidden, message);
-    }
+    if (!(await verifyPassword(password, user.password_hash))) throw new AppError(Code.Forbidden, message, { reason: 'password.wrong' });
+    await attempt.succeeded();
     await this.limiter.clear(limits[0]!.key);
   }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Code, RecoveryCode, type CodeSent, type SecVerifyInput, type SessionResult, type TicketInput, type VerifyChallenge, type VerifyWay } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../errors.js';
-import { hashToken, type AuthService } from '../auth/auth.service.js';
+import { hashToken, type SessionIssuer } from '../auth/session-issuer.js';
 import { FailureLimiter } from '../auth/rate-limit.js';
 import type { EmailCodes } from './email-codes.js';
 import { maskEmail } from './mask.js';
@@ -40,7 +40,7 @@ export class VerifyService {
   private readonly limiter: FailureLimiter;
   private bindHook: BindHook | null = null;
 
-  constructor(private readonly db: Db, private readonly auth: AuthService, private readonly codes: EmailCodes) {
+  constructor(private readonly db: Db, private readonly sessions: SessionIssuer, private readonly codes: EmailCodes) {
     this.limiter = new FailureLimiter(db, WINDOW_SECONDS);
   }
 
@@ -71,14 +71,14 @@ export class VerifyService {
     const hash = hashToken(input.ticket);
     const ticket = await this.liveTicket(hash);
     const limits = [Limits.verifyAccount(ticket.userId), Limits.verifyIp(client.ip)];
-    await this.limiter.check(limits);
+    const attempt = await this.limiter.reserve(limits);
     const wrong = await this.check(ticket.userId, input.way, input.code);
     if (wrong) {
-      await this.limiter.fail(limits);
       const attempts = await repo.countTicketFailure(this.db, hash);
       if (attempts >= TICKET_MAX_ATTEMPTS) throw spent();
-      throw new AppError(Code.Forbidden, wrong);
+      throw new AppError(Code.Forbidden, wrong, { reason: 'verify.code_wrong' });
     }
+    await attempt.succeeded();
     if (!(await repo.consumeTicket(this.db, hash, TICKET_MAX_ATTEMPTS))) throw expired();
     await this.limiter.clear(Limits.verifyAccount(ticket.userId).key);
     const from = { ip: ticket.ip, userAgent: ticket.userAgent };
@@ -87,7 +87,7 @@ export class VerifyService {
       if (ticket.sessionId === null || ticket.ownerId === null) throw expired();
       return this.bindHook({ ownerUserId: ticket.ownerId, sessionId: ticket.sessionId, linkedUserId: ticket.userId, linkedEmail: ticket.email, client: from });
     }
-    return { token: await this.auth.createSession(ticket.userId, from), email: ticket.email };
+    return { token: await this.sessions.create(ticket.userId, from), email: ticket.email };
   }
 
   /** login/sec-email-code: a code to the backup address of the ticket's account. */
