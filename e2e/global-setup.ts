@@ -157,6 +157,8 @@ export default async function setup(): Promise<() => Promise<void>> {
       // WeChat login is on, against the stand-in.
       WECHAT_APPID, WECHAT_SECRET, WECHAT_REDIRECT_URI,
       WECHAT_API_BASE: `http://127.0.0.1:${WECHAT_PORT}`, WECHAT_OAUTH_BASE: `http://127.0.0.1:${WECHAT_PORT}`,
+      // The outbound guard refuses loopback unless allowed: the WeChat stand-in is there.
+      OUTBOUND_ALLOW: '127.0.0.1/32',
     },
     stdio: ['ignore', log, log],
     detached: true,

@@ -26,6 +26,7 @@ import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { App } from './http/types.js';
+import { outboundGuard } from './net/guarded-fetch.js';
 import type { Services } from './services.js';
 
 /** A Fastify instance with every route, and no side effects: tests call inject() or listen() on it. */
@@ -60,7 +61,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   systemRoutes(app);
   authRoutes(app, services.auth);
   mailboxRoutes(app, services.mailbox);
-  messageRoutes(app, services.messages, { imageProxyAllowPrivate: config.imageProxyAllowPrivate });
+  messageRoutes(app, services.messages, { images: outboundGuard(config.outbound, config.imageProxyAllowPrivate) });
   composeRoutes(app, services.compose, services.uploads);
   adminRoutes(app, services.db, config.smtp.hostname);
   tagRoutes(app, services.tags);

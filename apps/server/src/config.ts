@@ -43,6 +43,8 @@ const Env = z.object({
   PUSH_SUBJECT: z.string().optional(),
   // Push endpoints on private or loopback addresses, or plain http, are refused unless this is set (tests only: SSRF).
   PUSH_ALLOW_PRIVATE: bool.default(false),
+  // CIDRs outbound HTTP may reach although not public (SSRF guard): an internal push or WeChat gateway.
+  OUTBOUND_ALLOW: z.string().optional(),
   // WeChat login stays off until an appid and secret are given.
   WECHAT_APPID: z.string().optional(),
   WECHAT_SECRET: z.string().optional(),
@@ -67,6 +69,13 @@ export interface AttachmentConfig {
   maxFileBytes: number;
   maxTotalBytes: number;
   blockedExtensions: string[];
+}
+
+export interface OutboundConfig {
+  /** CIDRs that outbound HTTP (image proxy, push, WeChat) may reach besides global unicast. */
+  allow: string[];
+  /** DNS_SERVERS; empty for the system resolver. */
+  dnsServers: string[];
 }
 
 export interface PushConfig {
@@ -100,6 +109,7 @@ export interface Config {
   attachments: AttachmentConfig;
   delivery: DeliveryConfig;
   push: PushConfig;
+  outbound: OutboundConfig;
   wechat: WechatConfig;
 }
 
@@ -128,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.DELIVERY_CONCURRENCY,
     },
     push: { subject: e.PUSH_SUBJECT ?? `mailto:postmaster@${e.SMTP_HOSTNAME}`, allowPrivate: e.PUSH_ALLOW_PRIVATE },
+    outbound: { allow: list(e.OUTBOUND_ALLOW), dnsServers: list(e.DNS_SERVERS) },
     wechat: {
       appId: e.WECHAT_APPID || undefined, secret: e.WECHAT_SECRET || undefined, apiBase: e.WECHAT_API_BASE.replace(/\/+$/, ''),
       oauthBase: e.WECHAT_OAUTH_BASE.replace(/\/+$/, ''), redirectUri: e.WECHAT_REDIRECT_URI ?? `http://${e.HOST}:${e.PORT}/`,
@@ -154,6 +165,7 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
       relay: undefined, port: 25, dnsServers: [], retryBaseMs: 200, retryMaxMs: 2_000, maxAgeMs: 60_000, leaseMs: 5_000, pollMs: 100, concurrency: 10,
     },
     push: { subject: 'mailto:postmaster@mx.test.local', allowPrivate: true },
+    outbound: { allow: [], dnsServers: [] },
     wechat: { appId: undefined, secret: undefined, apiBase: 'https://api.weixin.qq.com', oauthBase: 'https://open.weixin.qq.com', redirectUri: 'http://127.0.0.1/' },
     ...overrides,
   };

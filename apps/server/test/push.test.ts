@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PushPayload, type MailSummary } from '@mailwing/shared';
 import { endpointProblem } from '../src/features/push/endpoint.js';
+import { OutboundGuard, outboundGuard } from '../src/net/guarded-fetch.js';
 import { PushService } from '../src/features/push/push.service.js';
 import { inQuietHours, localMinutes } from '../src/features/push/quiet-hours.js';
 import { startDemo, type TestServer } from './harness.js';
@@ -230,18 +231,21 @@ describe('subscriptions', () => {
   });
 
   it('outside tests, refuses endpoints that are not public https (SSRF)', async () => {
-    expect(await endpointProblem('http://push.example.com/x', false)).toBe('must be an https URL of a push service');
-    expect(await endpointProblem('https://127.0.0.1/x', false)).toBe('must be a public push service');
-    expect(await endpointProblem('https://[::1]/x', false)).toBe('must be a public push service');
-    expect(await endpointProblem('https://10.1.2.3/x', false)).toBe('must be a public push service');
-    expect(await endpointProblem('https://8.8.8.8/x', false)).toBeNull();
+    const strict = new OutboundGuard({});
+    const problem = async (url: string) => (await endpointProblem(url, strict))?.message ?? null;
+    expect(await problem('http://push.example.com/x')).toBe('must be an https URL of a push service');
+    expect(await problem('https://127.0.0.1/x')).toBe('must be a public push service');
+    expect(await problem('https://[::1]/x')).toBe('must be a public push service');
+    expect(await problem('https://[::ffff:127.0.0.1]/x')).toBe('must be a public push service');
+    expect(await problem('https://10.1.2.3/x')).toBe('must be a public push service');
+    expect(await problem('https://8.8.8.8/x')).toBeNull();
   });
 });
 
 describe('VAPID keys', () => {
   it('are made once and shared by every node of the installation', async () => {
-    const a = new PushService(s.rt.services.db, s.config.push);
-    const b = new PushService(s.rt.services.db, s.config.push);
+    const a = new PushService(s.rt.services.db, s.config.push, outboundGuard(s.config.outbound, true));
+    const b = new PushService(s.rt.services.db, s.config.push, outboundGuard(s.config.outbound, true));
     const [ka, kb] = await Promise.all([a.publicKey(), b.publicKey()]);
     expect(ka).toBe(kb);
     expect(ka).toBe((await s.get<{ publicKey: string }>('/h5/setting/push-key', {}, alice)).data.publicKey);

@@ -5,11 +5,12 @@ import { SystemFolder, type PushPayload, type PushSubscriptionInput } from '@mai
 import type { PushConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { invalid } from '../../errors.js';
+import type { OutboundGuard } from '../../net/guarded-fetch.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { ownersOf } from '../mailbox-link/mailbox-link.repository.js';
 import type { NewMail } from '../message/ingest.service.js';
 import { settingsOf, DEFAULT_SETTINGS } from '../setting/setting.repository.js';
-import { endpointProblem } from './endpoint.js';
+import { endpointProblem, schemeProblem } from './endpoint.js';
 import { inQuietHours } from './quiet-hours.js';
 import * as repo from './push.repository.js';
 import { ensureAppKey } from '../system/app-keys.repository.js';
@@ -17,12 +18,15 @@ import { ensureAppKey } from '../system/app-keys.repository.js';
 // A day: mail older than that is better found in the app than announced late.
 const TTL_SECONDS = 24 * 3600;
 const SEND_TIMEOUT_MS = 10_000;
+// A push service answers with an empty body or a short error; more is not read.
+const MAX_ANSWER_BYTES = 64 * 1024;
 const SPAM = Number(SystemFolder.Spam);
 
 /**
  * Web Push (RFC 8030) with VAPID (RFC 8292) and encrypted payloads (RFC 8291): the
  * `web-push` library builds each request (keys, JWT, aes128gcm body); we send it
- * with fetch so the endpoint's scheme decides http or https.
+ * through the outbound guard (SSRF: the endpoint is user input), and the endpoint's
+ * scheme decides http or https.
  *
  * Pushes are best-effort, not durable: a notification is tried once, right after the
  * mail is committed, by the node that stored it. A node that dies in between, or a
@@ -32,7 +36,7 @@ export class PushService {
   private keys: Promise<repo.VapidKeys> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly db: Db, private readonly cfg: PushConfig, private readonly log?: Logger) {}
+  constructor(private readonly db: Db, private readonly cfg: PushConfig, private readonly guard: OutboundGuard, private readonly log?: Logger) {}
 
   /** Makes sure the key pair exists; called at start-up so the first client does not wait for it. */
   async init(): Promise<void> {
@@ -44,8 +48,8 @@ export class PushService {
   }
 
   async bind(me: AuthContext, input: PushSubscriptionInput): Promise<void> {
-    const problem = await endpointProblem(input.endpoint, this.cfg.allowPrivate);
-    if (problem) throw invalid('endpoint', problem);
+    const problem = await endpointProblem(input.endpoint, this.guard);
+    if (problem) throw invalid('endpoint', problem.message, problem.reason);
     if (!isP256Point(input.p256dh)) throw invalid('p256dh', 'is not a P-256 public key');
     if (Buffer.from(input.auth, 'base64url').length !== 16) throw invalid('auth', 'is not an auth secret');
     await repo.upsertSubscription(this.db, { userId: me.userId, sessionId: me.sessionId, endpoint: input.endpoint, p256dh: input.p256dh, auth: input.auth });
@@ -114,9 +118,9 @@ export class PushService {
 
   private async send(sub: { endpoint: string; p256dh: string; auth: string }, payload: PushPayload, urgent: boolean, keys: repo.VapidKeys): Promise<void> {
     try {
-      // Checked again at send time: the name may resolve elsewhere now than when it was bound.
-      const problem = await endpointProblem(sub.endpoint, this.cfg.allowPrivate);
-      if (problem) throw new Error(`push endpoint refused: ${problem}`);
+      // The address is checked again by the guard as it connects: the name may resolve elsewhere now than when it was bound.
+      const problem = schemeProblem(sub.endpoint, this.guard);
+      if (problem) throw new Error(`push endpoint refused: ${problem.message}`);
       const req = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, JSON.stringify(payload), {
         vapidDetails: { subject: this.cfg.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
         TTL: TTL_SECONDS,
@@ -124,12 +128,11 @@ export class PushService {
         contentEncoding: 'aes128gcm',
       });
       const headers: Record<string, string> = {};
-      // fetch computes Content-Length itself.
-      for (const [k, v] of Object.entries(req.headers)) if (k.toLowerCase() !== 'content-length') headers[k] = String(v);
-      const res = await fetch(req.endpoint, {
-        method: 'POST', headers, body: req.body ?? undefined, redirect: 'manual', signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      for (const [k, v] of Object.entries(req.headers)) headers[k] = String(v);
+      // No redirects: a push service that answers 3xx has not taken the message.
+      const res = await this.guard.fetch(req.endpoint, {
+        method: 'POST', headers, body: req.body ?? undefined, timeoutMs: SEND_TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES,
       });
-      await res.arrayBuffer().catch(() => undefined);
       // 404 and 410: the subscription expired or was withdrawn (RFC 8030 §7.3, §8.3); it will never work again.
       if (res.status === 404 || res.status === 410) await repo.deleteEndpoint(this.db, sub.endpoint);
       else if (res.status < 200 || res.status > 299) this.log?.warn({ status: res.status, host: new URL(sub.endpoint).host }, 'push service refused a notification');

@@ -2,6 +2,7 @@ import { Code, SettingMessages, type LoginResult, type WechatAppInfo, type Wecha
 import type { WechatConfig } from '../../config.js';
 import type { Db } from '../../db/connect.js';
 import { AppError, invalid } from '../../errors.js';
+import type { OutboundGuard } from '../../net/guarded-fetch.js';
 import { findUserById } from '../account/account.repository.js';
 import type { AuthContext, AuthService } from '../auth/auth.service.js';
 import { exchangeCode } from './wechat.client.js';
@@ -20,7 +21,7 @@ const unbound = () => new AppError(Code.Forbidden, SettingMessages.wechatUnbound
  * still asks for its code, exactly as after a password.
  */
 export class WechatService {
-  constructor(private readonly db: Db, private readonly cfg: WechatConfig, private readonly auth: AuthService) {}
+  constructor(private readonly db: Db, private readonly cfg: WechatConfig, private readonly auth: AuthService, private readonly guard: OutboundGuard) {}
 
   authorize(): WechatAuthorize {
     const cfg = this.enabled();
@@ -38,7 +39,7 @@ export class WechatService {
     const cfg = this.enabled();
     // The native app SDK's codes come without our state; a web login's state must be ours and fresh.
     if (input.state !== undefined && !stateValid(cfg.secret, input.state)) throw invalid('state', 'has expired: start the WeChat login again');
-    const id = await exchangeCode(cfg, input.code);
+    const id = await exchangeCode(cfg, input.code, this.guard);
     const userId = await repo.boundUserId(this.db, id.openid);
     const user = userId === undefined ? undefined : await findUserById(this.db, userId);
     if (!user || user.status !== 'active') throw unbound();
@@ -47,7 +48,7 @@ export class WechatService {
 
   async bind(me: AuthContext, code: string): Promise<void> {
     const cfg = this.enabled();
-    const id = await exchangeCode(cfg, code);
+    const id = await exchangeCode(cfg, code, this.guard);
     const owner = await repo.bind(this.db, me.userId, id.openid, id.unionid);
     if (owner !== me.userId) throw invalid('code', 'This WeChat account is bound to another mailbox');
   }
