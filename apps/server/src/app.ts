@@ -24,6 +24,7 @@ import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
+import { rejectNulBytes } from './http/reject-nul.js';
 import { securityHeaders } from './http/security-headers.js';
 import type { App } from './http/types.js';
 import { outboundGuard } from './net/guarded-fetch.js';
@@ -35,6 +36,10 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 1024 * 1024,
+    // Slowloris: Fastify turns Node's request timeout off by default; a client that trickles
+    // its headers or body is cut off instead of holding a socket for ever (issue 12).
+    requestTimeout: config.http.requestTimeoutMs,
+    http: { headersTimeout: config.http.headersTimeoutMs, requestTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: config.http.checkIntervalMs },
     // Logs carry a request id but never the token in the query (DESIGN.md).
     requestIdHeader: false,
     trustProxy: false,
@@ -46,6 +51,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   app.setErrorHandler(errorHandler);
   app.decorateRequest('auth', null);
   app.addHook('onRequest', securityHeaders);
+  app.addHook('preValidation', rejectNulBytes);
   // Before validation: the zod querystring schemas drop the `t` parameter.
   app.addHook('preValidation', authHook(services.auth));
 

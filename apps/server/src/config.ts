@@ -15,6 +15,19 @@ const Env = z.object({
   SMTP_MAX_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
   SMTP_SOCKET_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   SMTP_HOSTNAME: z.string().default('mail.mailwing.local'),
+  // Inbound SMTP limits per client (issue 12). Counted in this process: each node limits on its
+  // own, so a deployment with several nodes also caps connections per IP on its TCP load balancer.
+  SMTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().positive().default(20),
+  SMTP_CONNECTIONS_PER_MINUTE_PER_IP: z.coerce.number().int().positive().default(60),
+  SMTP_COMMAND_DEADLINE_MS: z.coerce.number().int().positive().default(30_000),
+  SMTP_MAX_SESSION_MS: z.coerce.number().int().positive().default(10 * 60_000),
+  SMTP_TARPIT_AFTER_UNKNOWN_RCPTS: z.coerce.number().int().min(0).default(3),
+  SMTP_TARPIT_DELAY_MS: z.coerce.number().int().min(0).default(1_000),
+  SMTP_MAX_UNKNOWN_RCPTS: z.coerce.number().int().positive().default(10),
+  // HTTP slow clients (issue 12): headers must arrive within this, a whole request (a 50 MB upload
+  // on a slow phone link included) within the other.
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60_000),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   WORKERS: bool.default(true),
@@ -31,8 +44,13 @@ const Env = z.object({
   ATTACH_BLOCKED_EXTENSIONS: z.string().default('exe,com,bat,cmd,scr,pif,cpl,msi,msp,vbs,vbe,js,jse,wsf,wsh,ps1,hta,jar,reg,lnk'),
   // Outbound delivery: a relay (smtp://user:pass@host:port, smtps:// for TLS from the start) or, without one, MX lookup.
   SMTP_RELAY: z.string().url().optional(),
+  // A PEM file of CAs trusted for the relay's certificate besides the public ones (a private relay).
+  SMTP_RELAY_CA: z.string().optional(),
   OUTBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(25),
   DNS_SERVERS: z.string().optional(),
+  // Inbound SPF/DKIM/DMARC (issue 12): one DNS query's timeout, and the whole check's; past either, mail is accepted as temperror.
+  INBOUND_DNS_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+  INBOUND_AUTH_DEADLINE_MS: z.coerce.number().int().positive().default(15_000),
   DELIVERY_RETRY_BASE_MS: z.coerce.number().int().positive().default(60_000),
   DELIVERY_RETRY_MAX_MS: z.coerce.number().int().positive().default(4 * 3600_000),
   DELIVERY_MAX_AGE_MS: z.coerce.number().int().positive().default(4 * 24 * 3600_000),
@@ -55,6 +73,8 @@ const Env = z.object({
 
 export interface DeliveryConfig {
   relay: string | undefined;
+  /** SMTP_RELAY_CA: a PEM file of extra CAs for the relay's certificate. */
+  relayCaFile?: string;
   port: number;
   dnsServers: string[];
   retryBaseMs: number;
@@ -63,6 +83,33 @@ export interface DeliveryConfig {
   leaseMs: number;
   pollMs: number;
   concurrency: number;
+}
+
+/** Sender authentication of mail coming in through MX; DNS goes to delivery.dnsServers. */
+export interface InboundAuthConfig {
+  dnsTimeoutMs: number;
+  deadlineMs: number;
+}
+
+/** Limits on one SMTP client, kept per node in memory (see the env comment). */
+export interface SmtpLimitsConfig {
+  maxConnectionsPerIp: number;
+  connectionsPerMinutePerIp: number;
+  /** A line the client has begun must be complete within this, however it trickles. */
+  commandDeadlineMs: number;
+  maxSessionMs: number;
+  /** Refused RCPTs in a session answered at once; each later one waits tarpitDelayMs longer than the last. */
+  tarpitAfterUnknownRcpts: number;
+  tarpitDelayMs: number;
+  /** At this many refused RCPTs the session ends with 421. */
+  maxUnknownRcpts: number;
+}
+
+export interface HttpLimitsConfig {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How often Node looks for requests past those limits (30 s by default; tests make it short). */
+  checkIntervalMs: number;
 }
 
 export interface AttachmentConfig {
@@ -98,6 +145,8 @@ export interface Config {
   host: string;
   port: number;
   smtp: { host: string; port: number; maxBytes: number; socketTimeoutMs: number; hostname: string };
+  smtpLimits: SmtpLimitsConfig;
+  http: HttpLimitsConfig;
   dataDir: string;
   databaseUrl: string | undefined;
   workers: boolean;
@@ -108,6 +157,7 @@ export interface Config {
   imageProxyAllowPrivate: boolean;
   attachments: AttachmentConfig;
   delivery: DeliveryConfig;
+  inboundAuth: InboundAuthConfig;
   push: PushConfig;
   outbound: OutboundConfig;
   wechat: WechatConfig;
@@ -123,6 +173,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     smtp: { host: e.SMTP_HOST ?? e.HOST, port: e.SMTP_PORT, maxBytes: e.SMTP_MAX_BYTES, socketTimeoutMs: e.SMTP_SOCKET_TIMEOUT_MS, hostname: e.SMTP_HOSTNAME },
+    smtpLimits: {
+      maxConnectionsPerIp: e.SMTP_MAX_CONNECTIONS_PER_IP, connectionsPerMinutePerIp: e.SMTP_CONNECTIONS_PER_MINUTE_PER_IP, commandDeadlineMs: e.SMTP_COMMAND_DEADLINE_MS,
+      maxSessionMs: e.SMTP_MAX_SESSION_MS, tarpitAfterUnknownRcpts: e.SMTP_TARPIT_AFTER_UNKNOWN_RCPTS, tarpitDelayMs: e.SMTP_TARPIT_DELAY_MS,
+      maxUnknownRcpts: e.SMTP_MAX_UNKNOWN_RCPTS,
+    },
+    http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, checkIntervalMs: 5_000 },
     dataDir,
     databaseUrl: e.DATABASE_URL,
     workers: e.WORKERS,
@@ -133,10 +189,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageProxyAllowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE,
     attachments: { maxFileBytes: e.ATTACH_MAX_FILE_BYTES, maxTotalBytes: e.ATTACH_MAX_TOTAL_BYTES, blockedExtensions: list(e.ATTACH_BLOCKED_EXTENSIONS) },
     delivery: {
-      relay: e.SMTP_RELAY, port: e.OUTBOUND_SMTP_PORT, dnsServers: list(e.DNS_SERVERS), retryBaseMs: e.DELIVERY_RETRY_BASE_MS,
+      relay: e.SMTP_RELAY, relayCaFile: e.SMTP_RELAY_CA, port: e.OUTBOUND_SMTP_PORT, dnsServers: list(e.DNS_SERVERS), retryBaseMs: e.DELIVERY_RETRY_BASE_MS,
       retryMaxMs: e.DELIVERY_RETRY_MAX_MS, maxAgeMs: e.DELIVERY_MAX_AGE_MS, leaseMs: e.DELIVERY_LEASE_MS, pollMs: e.DELIVERY_POLL_MS,
       concurrency: e.DELIVERY_CONCURRENCY,
     },
+    inboundAuth: { dnsTimeoutMs: e.INBOUND_DNS_TIMEOUT_MS, deadlineMs: e.INBOUND_AUTH_DEADLINE_MS },
     push: { subject: e.PUSH_SUBJECT ?? `mailto:postmaster@${e.SMTP_HOSTNAME}`, allowPrivate: e.PUSH_ALLOW_PRIVATE },
     outbound: { allow: list(e.OUTBOUND_ALLOW), dnsServers: list(e.DNS_SERVERS) },
     wechat: {
@@ -153,6 +210,13 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     host: '127.0.0.1',
     port: 0,
     smtp: { host: '127.0.0.1', port: 0, maxBytes: 50 * 1024 * 1024, socketTimeoutMs: 60_000, hostname: 'mx.test.local' },
+    // Every test connects from 127.0.0.1 and some send hundreds of mails, so the per-IP caps are
+    // out of the way here; the limit tests set their own, small, values.
+    smtpLimits: {
+      maxConnectionsPerIp: 1_000, connectionsPerMinutePerIp: 100_000, commandDeadlineMs: 30_000, maxSessionMs: 10 * 60_000,
+      tarpitAfterUnknownRcpts: 3, tarpitDelayMs: 20, maxUnknownRcpts: 10,
+    },
+    http: { headersTimeoutMs: 20_000, requestTimeoutMs: 60_000, checkIntervalMs: 5_000 },
     databaseUrl: undefined,
     workers: false,
     parseWorkers: 1,
@@ -164,6 +228,7 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     delivery: {
       relay: undefined, port: 25, dnsServers: [], retryBaseMs: 200, retryMaxMs: 2_000, maxAgeMs: 60_000, leaseMs: 5_000, pollMs: 100, concurrency: 10,
     },
+    inboundAuth: { dnsTimeoutMs: 1_000, deadlineMs: 5_000 },
     push: { subject: 'mailto:postmaster@mx.test.local', allowPrivate: true },
     outbound: { allow: [], dnsServers: [] },
     wechat: { appId: undefined, secret: undefined, apiBase: 'https://api.weixin.qq.com', oauthBase: 'https://open.weixin.qq.com', redirectUri: 'http://127.0.0.1/' },

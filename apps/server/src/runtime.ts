@@ -1,14 +1,17 @@
 import path from 'node:path';
 import type { FastifyServerOptions } from 'fastify';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { FileBlobStore } from './blob/file-blob-store.js';
 import type { Config } from './config.js';
 import { connect, migrate, type DbHandle } from './db/connect.js';
 import { seedDemo } from './demo/seed.js';
+import { redactUrl } from './http/redact-url.js';
 import type { App } from './http/types.js';
 import { createServices, type Services } from './services.js';
 import { createSmtpReceiver, listenSmtp } from './smtp/smtp-receiver.js';
+import { authResolver } from './smtp/auth-dns.js';
+import { InboundAuth } from './smtp/inbound-auth.js';
 
 export interface Runtime {
   services: Services;
@@ -18,10 +21,8 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-const redactUrl = (url: string) => url.replace(/([?&](?:t|token|ltoken)=)[^&]*/g, '$1[redacted]');
-
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: ['req.headers.authorization'] });
+export function createLogger(level: string, stream?: DestinationStream): Logger {
+  return pino({ level, redact: ['req.headers.authorization'] }, stream);
 }
 
 /** Opens storage, migrates, and builds the services: shared by the server, the CLI and the tests. */
@@ -40,13 +41,14 @@ export async function openServices(config: Config, opts: { memoryDb?: boolean; l
 }
 
 /** Starts HTTP, SMTP and the workers. Used by main.ts and by tests that need real sockets. */
-export async function startRuntime(config: Config, opts: { memoryDb?: boolean; seed?: boolean; log?: Logger } = {}): Promise<Runtime> {
-  const log = opts.log ?? createLogger(config.logLevel);
+export async function startRuntime(config: Config, opts: { memoryDb?: boolean; seed?: boolean; log?: Logger; logStream?: DestinationStream } = {}): Promise<Runtime> {
+  const log = opts.log ?? createLogger(config.logLevel, opts.logStream);
   const { services, close } = await openServices(config, { ...opts, log });
   if (opts.seed ?? !config.production) await seedDemo(services, log);
 
   const logger: FastifyServerOptions['logger'] = config.logLevel === 'silent' ? false : {
     level: config.logLevel,
+    ...(opts.logStream ? { stream: opts.logStream } : {}),
     serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), id: req.id }) },
   };
   await services.events.start();
@@ -56,7 +58,11 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
   const httpAddr = app.server.address();
   const httpPort = typeof httpAddr === 'object' && httpAddr ? httpAddr.port : config.port;
 
-  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log }, config.smtp);
+  const inbound = new InboundAuth({
+    db: services.db, resolver: authResolver(config.delivery.dnsServers, config.inboundAuth.dnsTimeoutMs),
+    hostname: config.smtp.hostname, deadlineMs: config.inboundAuth.deadlineMs, log,
+  });
+  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log, inbound }, config.smtp, config.smtpLimits);
   const smtpPort = await listenSmtp(smtp, config.smtp.port, config.smtp.host);
 
   const timers: NodeJS.Timeout[] = [];

@@ -85,13 +85,20 @@ export function parseAddress(value: string): { name: string; address: string } |
 /** Attachment limits of spec §9 that need no configuration. */
 export function attachmentNameProblem(name: string): 'empty' | 'forbidden' | null {
   if (name.trim() === '') return 'empty';
-  return hasForbiddenNameChar(name) || name.includes('\\') ? 'forbidden' : null;
+  // Control characters (NUL, CR, LF …) have no place in a file name and break headers and logs.
+  return hasForbiddenNameChar(name) || name.includes('\\') || /\p{Cc}/u.test(name) ? 'forbidden' : null;
 }
 
-/** The lowercase extension of a file name without the dot, or ''. */
+/**
+ * The lowercase extension of a file name without the dot, or '', as the receiving
+ * system will see it: Windows drops trailing dots and spaces ("evil.exe." runs as
+ * evil.exe), and invisible format characters (zero-width, bidi marks) change nothing
+ * for it either, so they are removed before the extension is read.
+ */
 export function fileExtension(name: string): string {
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  const clean = name.replace(/[\p{Cc}\p{Cf}]/gu, '').replace(/[.\s]+$/u, '');
+  const dot = clean.lastIndexOf('.');
+  return dot > 0 ? clean.slice(dot + 1).toLowerCase() : '';
 }
 
 /** Subject prefixes that mark replies and forwards, in the languages our users write. */

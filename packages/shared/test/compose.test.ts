@@ -25,6 +25,12 @@ describe('compose helpers', () => {
     expect(attachmentNameProblem('  ')).toBe('empty');
     expect(fileExtension('Setup.EXE')).toBe('exe');
     expect(fileExtension('.bashrc')).toBe('');
+    // Spellings that Windows still runs as .exe (issue 12, finding 8).
+    for (const name of ['evil.exe.', 'evil.exe ', 'evil.exe. . ', 'evil.exe\u200b', 'evil.ex\u00ade', 'evil.exe\u202e', 'evil.exe\t', 'evil.exe\u3000']) {
+      expect(fileExtension(name)).toBe('exe');
+    }
+    expect(attachmentNameProblem('evil\u0000.pdf')).toBe('forbidden');
+    expect(attachmentNameProblem('a\r\nb.pdf')).toBe('forbidden');
   });
 
   it('validates a send form as spec §5 says, accepting form-encoded lists', () => {

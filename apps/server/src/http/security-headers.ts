@@ -19,7 +19,10 @@ const CSP = [
   "frame-ancestors 'self'",
 ].join('; ');
 
-export async function securityHeaders(_req: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function securityHeaders(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // API answers hold mail, contacts and tokens: no shared or disk cache may keep them
+  // (issue 12). File routes that are safe to cache set their own Cache-Control later.
+  if (req.url.startsWith('/h5/')) reply.header('Cache-Control', 'no-store');
   reply.header('Content-Security-Policy', CSP);
   // Tokens travel in the query (spec §7); never leak them through Referer.
   reply.header('Referrer-Policy', 'no-referrer');

@@ -50,7 +50,7 @@ export function FolderMailView(props: ViewProps) {
   const [params, setParams] = useSearchParams();
   const filter = QUICK_FILTERS.find((f) => f === params.get('filter'));
   const rawTag = params.get('tag') ?? '';
-  const tag = /^\d{1,18}$/.test(rawTag) ? rawTag : undefined;
+  const tag = /^\d{1,15}$/.test(rawTag) ? rawTag : undefined;
   const setFilters = (next: ListFilters) => {
     setParams((prev) => {
       const p = new URLSearchParams(prev);

@@ -60,11 +60,12 @@ export const attachIdList = z.preprocess((v) => {
   if (v === undefined || v === null || v === '') return [];
   if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
   return v;
-}, z.array(z.string().regex(/^\d{1,18}(\.\d{1,4})?$/, 'is not a valid attachment id')).max(UPLOAD_MAX_FILES, ComposeMessages.tooManyFiles));
+}, z.array(z.string().regex(/^\d{1,15}(\.\d{1,4})?$/, 'is not a valid attachment id')).max(UPLOAD_MAX_FILES, ComposeMessages.tooManyFiles));
 
 const optionalMailId = mailId.optional().or(z.literal('').transform(() => undefined));
 const sendAt = z.preprocess((v) => (v === '' || v === '0' || v === 0 || v === null ? undefined : v),
-  z.coerce.number({ error: 'must be unix seconds' }).int().positive().optional());
+  // Bounded so that a date is always representable (9e15 used to reach the database as an invalid time).
+  z.coerce.number({ error: 'must be unix seconds' }).int().positive().max(4_102_444_800, 'must be a time before 2100').optional());
 
 const composeFields = {
   to: AddressList,
@@ -146,7 +147,7 @@ export const Suggestions = z.object({ list: z.array(Address) });
 export type Suggestions = z.infer<typeof Suggestions>;
 
 export const MailIdInput = z.object({ mid: mailId });
-export const UploadQuery = z.object({ id: z.string().regex(/^\d{1,18}$/, 'is not a valid upload id') });
+export const UploadQuery = z.object({ id: z.string().regex(/^\d{1,15}$/, 'is not a valid upload id') });
 
 export const RecallResult = z.object({
   results: z.array(z.object({ address: z.string(), result: z.enum(['recalled', 'read', 'external']) })),

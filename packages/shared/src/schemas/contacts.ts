@@ -5,7 +5,7 @@ import { flag, idList } from './common.js';
 // Address book (issue 6): personal contacts, groups, important contacts, block and allow lists.
 
 const optionalText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).default('');
-const id = z.string().regex(/^\d{1,18}$/, 'is not a valid id');
+const id = z.string().regex(/^\d{1,15}$/, 'is not a valid id');
 
 export const ContactMessages = {
   nameRequired: 'Contact name is required',

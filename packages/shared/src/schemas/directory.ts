@@ -4,7 +4,7 @@ import { page, size } from './common.js';
 
 // Company directory (issue 6): departments, members, and member editing by admins (spec §6).
 
-const id = z.string().regex(/^\d{1,18}$/, 'is not a valid id');
+const id = z.string().regex(/^\d{1,15}$/, 'is not a valid id');
 
 export const Department = z.object({ id: z.string(), name: z.string(), parentId: z.string().nullable(), members: z.number().int() });
 export type Department = z.infer<typeof Department>;

@@ -71,6 +71,20 @@ export const ThreadItem = z.object({
 });
 export type ThreadItem = z.infer<typeof ThreadItem>;
 
+/**
+ * Sender authentication of a mail that came in from another server (SPF, DKIM,
+ * DMARC). verdict: pass, the From domain is authenticated; fail, it is not and may
+ * be forged; none, nothing to tell either way.
+ */
+export const MailAuth = z.object({
+  external: z.boolean(),
+  verdict: z.enum(['pass', 'fail', 'none']),
+  spf: z.string(),
+  dkim: z.string(),
+  dmarc: z.string(),
+});
+export type MailAuth = z.infer<typeof MailAuth>;
+
 export const Mail = MailSummary.extend({
   cc: z.array(Address),
   bcc: z.array(Address),
@@ -89,6 +103,8 @@ export const Mail = MailSummary.extend({
   deliveries: z.array(Delivery),
   /** Other mails of this mailbox in the same conversation, oldest first. */
   thread: z.array(ThreadItem),
+  /** Only for mail that came in through MX; mail between this server's own users has none. */
+  auth: MailAuth.optional(),
 });
 export type Mail = z.infer<typeof Mail>;
 
@@ -116,6 +132,6 @@ export const FolderName = z.string({ error: 'is required' }).trim()
 export const CreateFolderInput = z.object({ name: FolderName, parent: folderId.optional().or(z.literal('').transform(() => undefined)) });
 export type CreateFolderInput = z.infer<typeof CreateFolderInput>;
 
-export const AttachQuery = z.object({ id: z.string().regex(/^\d{1,18}\.\d{1,4}$/, 'is not a valid attachment id'), inline: flag.optional() });
+export const AttachQuery = z.object({ id: z.string().regex(/^\d{1,15}\.\d{1,4}$/, 'is not a valid attachment id'), inline: flag.optional() });
 export const InlineQuery = z.object({ mid: mailId, cid: z.string().min(1).max(998) });
 export const ImageProxyQuery = z.object({ mid: mailId, url: z.string().url().max(4096) });

@@ -18,9 +18,9 @@ export type Tag = z.infer<typeof Tag>;
 export const TagList = z.object({ list: z.array(Tag) });
 export type TagList = z.infer<typeof TagList>;
 export const CreateTagInput = z.object({ name: TagName, color: TagColor.default('#2086EE') });
-export const UpdateTagInput = z.object({ id: z.string().regex(/^\d{1,18}$/), name: TagName.optional(), color: TagColor.optional() });
-export const TagIdInput = z.object({ id: z.string().regex(/^\d{1,18}$/, 'is not a valid tag id') });
-export const TagMailInput = z.object({ ids: idList, tag: z.string().regex(/^\d{1,18}$/, 'is not a valid tag id'), on: flag.default(true) });
+export const UpdateTagInput = z.object({ id: z.string().regex(/^\d{1,15}$/), name: TagName.optional(), color: TagColor.optional() });
+export const TagIdInput = z.object({ id: z.string().regex(/^\d{1,15}$/, 'is not a valid tag id') });
+export const TagMailInput = z.object({ ids: idList, tag: z.string().regex(/^\d{1,15}$/, 'is not a valid tag id'), on: flag.default(true) });
 
 export const NoteInput = z.object({ mid: mailId, note: z.string().max(2000, 'A note is at most 2,000 characters').default('') });
 
@@ -33,7 +33,7 @@ export const FilteredListQuery = z.object({
   page,
   size,
   filter: QuickFilter.optional().or(z.literal('').transform(() => undefined)),
-  tag: z.string().regex(/^\d{1,18}$/).optional().or(z.literal('').transform(() => undefined)),
+  tag: z.string().regex(/^\d{1,15}$/).optional().or(z.literal('').transform(() => undefined)),
 });
 
 const unixSeconds = z.coerce.number().int().min(0).optional().or(z.literal('').transform(() => undefined));

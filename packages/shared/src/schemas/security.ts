@@ -180,6 +180,6 @@ export const Device = z.object({
 });
 export type Device = z.infer<typeof Device>;
 
-export const DeviceIdInput = z.object({ id: z.string().regex(/^\d{1,18}$/, 'is not a valid id') });
+export const DeviceIdInput = z.object({ id: z.string().regex(/^\d{1,15}$/, 'is not a valid id') });
 export type DeviceIdInput = z.infer<typeof DeviceIdInput>;
 

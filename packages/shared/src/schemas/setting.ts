@@ -67,7 +67,7 @@ export type Settings = z.infer<typeof Settings>;
 const folderList = z.preprocess((v) => {
   if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
   return v;
-}, z.array(z.string().regex(/^\d{1,18}$/, 'is not a valid folder id')).max(200));
+}, z.array(z.string().regex(/^\d{1,15}$/, 'is not a valid folder id')).max(200));
 
 export const AppSettingInput = z.object({
   newMail: flag.optional(),

@@ -4,8 +4,8 @@ import { sanitizeMailHtml } from '../message/html-sanitizer.js';
 /** An image in the editor that must travel inside the mail: an upload, or an inline part of one of the writer's mails. */
 export type InlineRef = { kind: 'upload'; id: number; cid: string } | { kind: 'part'; mailId: number; partCid: string; cid: string };
 
-const UPLOAD_SRC = /\/h5\/write\/file\?(?:[^"]*&)?id=(\d{1,18})/;
-const PART_SRC = /\/h5\/read\/inline\?(?:[^"]*&)?mid=(\d{1,18})&cid=([^&"]+)/;
+const UPLOAD_SRC = /\/h5\/write\/file\?(?:[^"]*&)?id=(\d{1,15})/;
+const PART_SRC = /\/h5\/read\/inline\?(?:[^"]*&)?mid=(\d{1,15})&cid=([^&"]+)/;
 
 /**
  * Cleans the HTML the compose page sends and turns the editor's image URLs (which

@@ -55,6 +55,9 @@ export class ComposeService {
     const id = await this.persist(built, 0, async (trx, stored) => {
       const row = stored.row(DRAFTS, input.bcc.filter((a) => !isTyped(a)), null, null);
       const [existing] = input.draftId ? (await messages.lockOwned(trx, me.userId, [Number(input.draftId)])).filter((r) => r.folder_mid === DRAFTS) : [];
+      // A draftId that names no draft of the caller's (someone else's, or a sent one) is refused,
+      // not quietly turned into a new draft (issue 12, finding 10). Sending tolerates it: see discardDraft.
+      if (input.draftId && !existing) throw notFound('Draft');
       if (!existing) return (await messages.insertMessages(trx, [row]))[0]!;
       // Saved in place: the id stays, so the page keeps its draft and its links to the draft's images.
       await repo.replaceContent(trx, existing.id, {

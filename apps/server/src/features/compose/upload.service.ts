@@ -25,15 +25,15 @@ export class UploadService {
   /** Spec §5 and §9 checks on a file name; the size is checked while the upload streams. */
   checkName(name: string): void {
     const problem = attachmentNameProblem(name);
-    if (problem === 'empty') throw invalid('file', ComposeMessages.badFormat);
-    if (problem === 'forbidden') throw invalid('file', ComposeMessages.badFileName);
-    if (this.cfg.blockedExtensions.includes(fileExtension(name))) throw invalid('file', ComposeMessages.badFormat);
+    if (problem === 'empty') throw invalid('file', ComposeMessages.badFormat, 'upload.name_empty');
+    if (problem === 'forbidden') throw invalid('file', ComposeMessages.badFileName, 'upload.name_forbidden');
+    if (this.cfg.blockedExtensions.includes(fileExtension(name))) throw invalid('file', ComposeMessages.badFormat, 'upload.type_blocked');
   }
 
   async store(userId: number, file: { name: string; data: Buffer }): Promise<UploadResult> {
     this.checkName(file.name);
     const contentType = await detectType(file.data, file.name);
-    if (file.data.length > this.cfg.maxFileBytes) throw invalid('file', ComposeMessages.fileTooLarge);
+    if (file.data.length > this.cfg.maxFileBytes) throw invalid('file', ComposeMessages.fileTooLarge, 'upload.too_large');
     const staged = await this.blobs.store.stage(file.data);
     try {
       const id = await this.db.transaction().execute(async (trx) => {

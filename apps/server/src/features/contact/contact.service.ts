@@ -22,6 +22,7 @@ export class ContactService {
   constructor(private readonly db: Db) {}
 
   async list(userId: number, q: string, group?: string): Promise<ContactList> {
+    if (group && (await repo.ownedGroupIds(this.db, userId, [Number(group)])).length === 0) throw notFound('Group');
     const [rows, groups] = await Promise.all([repo.listContacts(this.db, userId, q, group ? Number(group) : undefined), repo.listGroups(this.db, userId)]);
     return {
       list: rows.map((r): Contact => ({

@@ -1,12 +1,13 @@
-import { SystemFolder, type Address, type Delivery, type Mail, type MailList, type MailListQuery, type MailStatus, type MailSummary, type QuickFilter } from '@mailwing/shared';
+import { SystemFolder, type Address, type Delivery, type Mail, type MailAuth, type MailList, type MailListQuery, type MailStatus, type MailSummary, type QuickFilter } from '@mailwing/shared';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
-import type { StoredAttachment } from '../../db/types.js';
+import type { StoredAttachment, StoredAuthResults } from '../../db/types.js';
 import { invalid, notFound } from '../../errors.js';
 import type { MailboxService } from '../mailbox/mailbox.service.js';
 import { presentHtml } from './html-sanitizer.js';
 import * as sent from '../compose/compose.repository.js';
 import * as repo from './message.repository.js';
+import { findTag } from '../tag/tag.repository.js';
 
 const DELIVERY_STATES = new Set<string>(['sending', 'sent', 'send_failed', 'recalled', 'audit_waiting', 'auditing', 'audit_passed', 'audit_rejected']);
 
@@ -33,6 +34,11 @@ function toDelivery(r: DeliveryRow): Delivery {
   };
 }
 
+/** The read page's part of the stored sender authentication (smtp/inbound-auth.ts). */
+function authOf(a: StoredAuthResults): MailAuth {
+  return { external: a.external, verdict: a.verdict, spf: a.spf, dkim: a.dkim, dmarc: a.dmarc };
+}
+
 function toSummary(r: Omit<repo.SummaryRow, 'tags'>, tags: string[]): MailSummary {
   return {
     id: String(r.id), mid: String(r.folder_mid), subject: r.subject, from: { name: r.from_name, address: r.from_address },
@@ -49,6 +55,8 @@ export class MessageService {
 
   async list(userId: number, q: MailListQuery & { filter?: QuickFilter; tag?: string }): Promise<MailList> {
     const folder = await this.mailbox.requireFolder(userId, q.mid);
+    // Someone else's tag id is an unknown id, not an empty filter (issue 12, finding 10).
+    if (q.tag !== undefined && !(await findTag(this.db, userId, Number(q.tag)))) throw notFound('Tag');
     const f: repo.ListFilter = { filter: q.filter, tagId: q.tag === undefined ? undefined : Number(q.tag) };
     const filtered = f.filter !== undefined || f.tagId !== undefined;
     const [rows, total] = await Promise.all([
@@ -123,6 +131,7 @@ export class MessageService {
         id: String(t.id), mid: String(t.folder_mid), subject: t.subject, from: { name: t.from_name, address: t.from_address },
         date: unix(t.sent_at ?? t.received_at), status: statusOf(t),
       })),
+      ...(row.auth_results ? { auth: authOf(row.auth_results) } : {}),
     };
   }
 

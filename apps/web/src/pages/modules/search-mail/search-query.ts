@@ -26,7 +26,7 @@ export function readSearchForm(params: URLSearchParams): SearchForm {
   const until = seconds(params.get('until'));
   return {
     q: (params.get('q') ?? '').trim(),
-    mid: /^\d{1,18}$/.test(params.get('mid') ?? '') ? params.get('mid')! : '',
+    mid: /^\d{1,15}$/.test(params.get('mid') ?? '') ? params.get('mid')! : '',
     range: range === 'custom' && since === undefined && until === undefined ? 'any' : range,
     ...(range === 'custom' ? { since, until } : {}),
     attach: params.get('attach') === '1',
