@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { hashPassword } from '../apps/server/src/features/account/password.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openServices } from '../apps/server/src/runtime.js';
+import { startDnsStandIn } from '../apps/server/test/dns-standin.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const dbKind = process.env.DATABASE_URL ? 'postgres' : 'pglite';
@@ -40,7 +41,10 @@ export function rssMb(pid: number): number {
 /** A fresh data dir and, on PostgreSQL, a fresh database, so each run starts empty. */
 export async function freshEnv(name: string): Promise<{ env: NodeJS.ProcessEnv; cleanup: () => Promise<void> }> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), `mw-bench-${name}-`));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  // Inbound sender authentication asks DNS for every mail: a loopback server (every name
+  // NXDOMAIN) keeps the figures off the machine's resolver and its network.
+  const dns = await startDnsStandIn({});
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', DNS_SERVERS: dns.server };
   let drop = async () => {};
   if (process.env.DATABASE_URL) {
     const pg = (await import('pg')).default;
@@ -60,7 +64,7 @@ export async function freshEnv(name: string): Promise<{ env: NodeJS.ProcessEnv; 
       await c.end();
     };
   }
-  return { env, cleanup: async () => { await drop(); await fs.rm(dataDir, { recursive: true, force: true }); } };
+  return { env, cleanup: async () => { await drop(); await dns.close(); await fs.rm(dataDir, { recursive: true, force: true }); } };
 }
 
 /** Creates a company with `n` users (user0…) directly through the services, before the server starts. */

@@ -5,6 +5,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { startDnsStandIn } from '../apps/server/test/dns-standin';
 import { ARTIFACTS, BASE_URL, DIST_DIR, HTTP_PORT, MX_DIR, MX_PORT, REPO_ROOT, SMTP_PORT, WECHAT_OPENID, WECHAT_PORT } from './env';
 
 async function answers(): Promise<boolean> {
@@ -141,7 +142,10 @@ export default async function setup(): Promise<() => Promise<void>> {
     await new Promise<void>((resolve) => mx.close(() => resolve()));
     throw error;
   });
+  // Inbound mail is checked with SPF, DKIM and DMARC: its DNS stays on loopback (every name NXDOMAIN).
+  const dns = await startDnsStandIn({});
   const closeStandIns = async () => {
+    await dns.close();
     await new Promise<void>((resolve) => mx.close(() => resolve()));
     wechat.closeAllConnections();
     await new Promise<void>((resolve) => wechat.close(() => resolve()));
@@ -153,7 +157,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     env: {
       ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(HTTP_PORT), SMTP_PORT: String(SMTP_PORT), DATA_DIR: dataDir,
       // Mail for other domains goes to the stand-in, and a failed try comes back within seconds.
-      SMTP_RELAY: `smtp://127.0.0.1:${MX_PORT}`, DELIVERY_RETRY_BASE_MS: '1000',
+      SMTP_RELAY: `smtp://127.0.0.1:${MX_PORT}`, DELIVERY_RETRY_BASE_MS: '1000', DNS_SERVERS: dns.server,
       // WeChat login is on, against the stand-in.
       WECHAT_APPID, WECHAT_SECRET, WECHAT_REDIRECT_URI,
       WECHAT_API_BASE: `http://127.0.0.1:${WECHAT_PORT}`, WECHAT_OAUTH_BASE: `http://127.0.0.1:${WECHAT_PORT}`,

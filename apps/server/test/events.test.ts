@@ -98,7 +98,9 @@ describe('live updates', () => {
   it.runIf(process.env.DATABASE_URL)('delivers mail accepted by SMTP on node A to a stream open on node B (PostgreSQL LISTEN/NOTIFY)', async () => {
     const child = fork(fileURLToPath(new URL('./fixtures/server-child.ts', import.meta.url)), [], {
       execArgv: ['--import', 'tsx'],
-      env: { ...process.env, DATABASE_URL: s.config.databaseUrl, DATA_DIR: s.config.dataDir, PORT: '0', SMTP_PORT: '0', HOST: '127.0.0.1', WORKERS: '0', LOG_LEVEL: 'silent', PARSE_WORKERS: '1' },
+      env: { ...process.env, DATABASE_URL: s.config.databaseUrl, DATA_DIR: s.config.dataDir, PORT: '0', SMTP_PORT: '0', HOST: '127.0.0.1', WORKERS: '0', LOG_LEVEL: 'silent', PARSE_WORKERS: '1',
+        // The harness's loopback DNS, for node A's sender authentication.
+        DNS_SERVERS: s.config.delivery.dnsServers.join(',') },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     try {

@@ -5,6 +5,7 @@ import nodemailer, { type SendMailOptions } from 'nodemailer';
 import pg from 'pg';
 import { testConfig, type Config } from '../src/config.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
+import { startDnsStandIn } from './dns-standin.js';
 
 // Real sockets, a real database and real files for every test file. With DATABASE_URL
 // set, each file gets a database of its own on that server, dropped afterwards.
@@ -51,6 +52,10 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: { s
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-test-'));
   const pgDb = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL) : null;
   let config = testConfig({ dataDir, databaseUrl: pgDb?.url, ...overrides });
+  // Inbound mail is checked with SPF, DKIM and DMARC: without a DNS server of its own
+  // a test would ask the machine's resolver, off loopback. An empty zone answers NXDOMAIN.
+  const dns = config.delivery.dnsServers.length === 0 ? await startDnsStandIn({}) : null;
+  if (dns) config = { ...config, delivery: { ...config.delivery, dnsServers: [dns.server] } };
   let rt: Runtime | null = await startRuntime(config, { seed: opts.seed ?? true });
   let base = `http://127.0.0.1:${rt.httpPort}`;
   let transport = nodemailer.createTransport({ host: '127.0.0.1', port: rt.smtpPort, secure: false, ignoreTLS: true, pool: false });
@@ -97,6 +102,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: { s
     async stop() {
       await halt();
       await pgDb?.drop();
+      await dns?.close();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

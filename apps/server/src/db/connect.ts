@@ -11,6 +11,7 @@ import * as m004 from './migrations/004-contacts.js';
 import * as m005 from './migrations/005-account.js';
 import * as m006 from './migrations/006-links.js';
 import * as m007 from './migrations/007-security.js';
+import * as m008 from './migrations/008-inbound-auth.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -26,7 +27,7 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = { '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '006-links': m006, '007-security': m007 };
+const migrations: Record<string, Migration> = { '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '006-links': m006, '007-security': m007, '008-inbound-auth': m008 };
 
 // int8 (OID 20) as a JS number on both backends: PGlite already does this, pg gives strings.
 pg.types.setTypeParser(20, (v: string) => Number(v));

@@ -44,6 +44,7 @@ export interface MessagesTable {
   answered: Generated<boolean>; forwarded: Generated<boolean>; has_attach: Generated<boolean>; delivery_state: string | null;
   bcc: ColumnType<Address[], string | undefined, string>; note: Generated<string>; images_allowed: Generated<boolean>;
   send_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  auth_results: ColumnType<StoredAuthResults | null, string | null | undefined, string | null>;
 }
 export interface TagsTable { id: Id; user_id: number; name: string; color: Generated<string> }
 export interface MessageTagsTable { message_id: number; tag_id: number }
@@ -59,6 +60,25 @@ export interface SendRecipientsTable {
   recalled: Generated<boolean>; created_at: CreatedAt;
 }
 
+/**
+ * SPF, DKIM and DMARC as checked when a mail came in through MX (issue 12).
+ * Only mail that crossed MX has one, so `external` is true; local mail keeps NULL.
+ */
+export interface StoredAuthResults {
+  external: boolean;
+  /** pass: the From domain is authenticated; fail: it is not and its owner says so; none: nothing to tell. */
+  verdict: 'pass' | 'fail' | 'none';
+  spf: string;
+  dkim: string;
+  dmarc: string;
+  /** The domain of a passing DKIM signature aligned with the From domain, if any. */
+  dkimDomain: string | null;
+  fromDomain: string;
+  /** The DMARC policy that applied (after pct), or null without a record. */
+  policy: string | null;
+  /** Where it was filed: its folder as usual, or Spam by a DMARC quarantine or a hosted From. */
+  action: 'deliver' | 'quarantine';
+}
 /** One attachment as found in the raw message; `index` is its position among mailparser's attachments. */
 export interface StoredAttachment { index: number; name: string; size: number; contentType: string; cid: string | null; inline: boolean }
 

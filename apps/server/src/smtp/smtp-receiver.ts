@@ -4,6 +4,7 @@ import { resolveLocal, isHostedDomain, type LocalTarget } from '../features/acco
 import type { IngestService, LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
 import { traceHeaders } from './received-header.js';
+import type { InboundAuth } from './inbound-auth.js';
 import { DataSink } from './data-sink.js';
 import { SystemFolder } from '@mailwing/shared';
 
@@ -23,7 +24,7 @@ const reply = (code: number, text: string): SmtpError => Object.assign(new Error
  * and mail is stored through the account and message features. A message is
  * acknowledged with 250 only after IngestService has fsynced and committed it.
  */
-export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger }, opts: SmtpReceiverOptions): SMTPServer {
+export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth }, opts: SmtpReceiverOptions): SMTPServer {
   const targets = new WeakMap<SMTPServerSession, Map<string, LocalTarget[]>>();
 
   return new SMTPServer({
@@ -37,9 +38,15 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
     maxClients: 500,
     logger: false,
 
-    onMailFrom(_address: SMTPServerAddress, session, cb) {
+    onMailFrom(address: SMTPServerAddress, session, cb) {
       targets.set(session, new Map());
-      cb();
+      deps.inbound.checkEnvelope(address.address).then(
+        (refusal) => cb(refusal ? reply(refusal.code, refusal.text) : undefined),
+        (err: unknown) => {
+          deps.log.error({ err }, 'sender lookup failed');
+          cb(reply(451, '4.3.0 Temporary lookup failure, try again later'));
+        },
+      );
     },
 
     onRcptTo(address: SMTPServerAddress, session, cb) {
@@ -71,8 +78,12 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
         const raw = Buffer.concat([Buffer.from(traceHeaders(session, opts.hostname)), ...sink.take()]);
         const recipients = toRecipients(targets.get(session));
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        deps.ingest.deliver(raw, from, recipients).then(
-          (ids) => cb(null, `2.0.0 Ok: stored as ${ids[0] ?? 0}`),
+        const peer = { ip: session.remoteAddress, helo: session.hostNameAppearsAs, mailFrom: from };
+        deps.inbound.screen(raw, peer, recipients).then(async (screened) => {
+          if ('refuse' in screened) return cb(reply(screened.refuse.code, screened.refuse.text));
+          const ids = await deps.ingest.deliver(screened.raw, from, screened.recipients);
+          cb(null, `2.0.0 Ok: stored as ${ids[0] ?? 0}`);
+        }).catch(
           (err: unknown) => {
             deps.log.error({ err }, 'storing an incoming message failed');
             cb(reply(451, '4.3.0 Temporary failure storing the message, try again later'));

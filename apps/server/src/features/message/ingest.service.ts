@@ -3,6 +3,7 @@ import { rulesFor } from '../contact/contact.repository.js';
 import type { StagedBlob } from '../../blob/blob-store.js';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
+import type { StoredAuthResults } from '../../db/types.js';
 import { GroupCommitter } from '../../db/group-commit.js';
 import type { ParsedContent } from './mail-parse.js';
 import type { ParsePool } from './parse-pool.js';
@@ -15,6 +16,8 @@ export interface LocalRecipient {
   star?: boolean;
   deliveryState?: string | null;
   bcc?: Address[];
+  /** Sender authentication of mail that came in through MX (smtp/inbound-auth.ts); absent for local mail. */
+  auth?: StoredAuthResults;
 }
 
 /** A mail just committed into someone's mailbox: what notifications (Web Push) start from. */
@@ -101,7 +104,7 @@ export class IngestService {
         return it.recipients.map((r) => ({
           user_id: r.userId, folder_mid: r.folderMid, content_id: contentIds[i]!, blob_hash: it.staged.hash, size: it.size,
           received_at: it.receivedAt, seen: r.seen ?? false, star: r.star ?? false, urgent: it.content.urgent, has_attach: hasAttach,
-          delivery_state: r.deliveryState ?? null, bcc: JSON.stringify(r.bcc ?? []),
+          delivery_state: r.deliveryState ?? null, bcc: JSON.stringify(r.bcc ?? []), auth_results: r.auth ? JSON.stringify(r.auth) : null,
         }));
       });
       const ids = await repo.insertMessages(trx, rows);

@@ -81,7 +81,7 @@ export async function tagsOf(db: Db, messageIds: number[]): Promise<Map<number, 
 export async function findOne(db: Db, userId: number, id: number) {
   return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
     .select(fromImportant).select([...summaryColumns, 'm.bcc', 'm.note', 'm.images_allowed', 'm.blob_hash', 'c.cc_list', 'c.reply_to', 'c.html', 'c.text_body',
-      'c.attachments', 'c.message_id', 'c.remote_images', 'c.thread_subject', 'c.in_reply_to', 'c.references_list', 'm.content_id'])
+      'c.attachments', 'c.message_id', 'c.remote_images', 'c.thread_subject', 'c.in_reply_to', 'c.references_list', 'm.content_id', 'm.auth_results'])
     .where('m.user_id', '=', userId).where('m.id', '=', id).executeTakeFirst();
 }
 

@@ -1,0 +1,44 @@
+import { domainToASCII } from 'node:url';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
+
+const MAX_HEADER_BYTES = 1024 * 1024;
+
+/** The header block, unfolded (RFC 5322 §2.2.3), at most 1 MB of it. */
+function headerLines(raw: Buffer): string[] {
+  const head = raw.subarray(0, MAX_HEADER_BYTES).toString('latin1');
+  const end = head.search(/\r?\n\r?\n/);
+  return (end < 0 ? head : head.slice(0, end)).replace(/\r?\n(?=[ \t])/g, '').split(/\r?\n/);
+}
+
+// RFC 2047 §5 keeps encoded words out of an addr-spec, but mailparser decodes one
+// that decodes to a plain address, and shows that: so we must see it too.
+function decodeWord(s: string): string {
+  return s.replace(/=\?[^?]+\?([bq])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
+    enc.toLowerCase() === 'b'
+      ? Buffer.from(text, 'base64').toString('latin1')
+      : text.replace(/_/g, ' ').replace(/=([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))));
+}
+
+/** The domain in ASCII (punycode) and lower case, so one spelling matches the other. */
+export function domainOf(address: string): string {
+  const d = address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase().replace(/\.$/, '');
+  return domainToASCII(d) || d;
+}
+
+/**
+ * Every domain a reader could be shown as the sender: the addresses of every From
+ * header, inside groups too, with encoded-word addresses decoded. Wider than what
+ * mailauth reads for DMARC (it skips groups), because the reader does not skip them.
+ */
+export function headerFromDomains(raw: Buffer): string[] {
+  const out = new Set<string>();
+  for (const line of headerLines(raw)) {
+    const m = /^from[ \t]*:(.*)$/is.exec(line);
+    if (!m) continue;
+    for (const a of addressparser(m[1] ?? '', { flatten: true })) {
+      const address = a.address.includes('=?') ? decodeWord(a.address) : a.address;
+      if (address.includes('@')) out.add(domainOf(address));
+    }
+  }
+  return [...out].filter(Boolean);
+}

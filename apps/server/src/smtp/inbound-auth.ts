@@ -1,0 +1,187 @@
+import { domainToUnicode } from 'node:url';
+import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth';
+import type { Logger } from 'pino';
+import { SystemFolder } from '@mailwing/shared';
+import { domainKey, isHostedDomain } from '../features/account/account.repository.js';
+import type { LocalRecipient } from '../features/message/ingest.service.js';
+import type { Db } from '../db/connect.js';
+import type { StoredAuthResults } from '../db/types.js';
+import { domainOf, headerFromDomains } from './header-from.js';
+
+/** An SMTP refusal: code, enhanced status and text, and a stable reason for the logs. */
+export interface Refusal { code: number; text: string; reason: string }
+
+/** The client as the SMTP session saw it. */
+export interface Peer { ip: string; helo: string; mailFrom: string }
+
+export type Screened = { refuse: Refusal } | { raw: Buffer; recipients: LocalRecipient[] };
+
+export interface InboundAuthDeps {
+  db: Db;
+  resolver: DNSResolver;
+  /** Our name in Authentication-Results (RFC 8601 authserv-id) and in SPF comments. */
+  hostname: string;
+  deadlineMs: number;
+  log: Logger;
+  /** 0 ≤ n < 1, for DMARC pct sampling; tests pin it. */
+  random?: () => number;
+}
+
+const SPAM = Number(SystemFolder.Spam);
+
+// Relaxed alignment (RFC 7489 §3.1): one name inside the other. Coarser than the
+// organisational-domain rule at sibling subdomains, which only matters without DMARC.
+const aligned = (a: string, b: string) => a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+
+/**
+ * Sender authentication for mail that comes in through MX (issue 12, finding 6).
+ *
+ * - Our own users never send through MX: compose delivers their mail locally. So a
+ *   hosted domain in MAIL FROM is refused at once, and one in a header From is
+ *   refused after DATA, unless the mail carries a valid DKIM signature made with
+ *   that domain's own key (ours): a colleague's mail that came back through an
+ *   outside list or forwarder. That is genuine but went through outside hands, so
+ *   it goes to Spam marked external, not to the Inbox looking internal.
+ * - SPF, DKIM and DMARC through mailauth. DMARC p=reject failures are refused,
+ *   p=quarantine failures go to Spam. A DNS failure or the deadline accepts the mail
+ *   as temperror: losing mail to a slow resolver is worse than showing "none".
+ * - The Authentication-Results header (RFC 8601) is prepended to the stored message
+ *   and the verdict is kept with each copy for the read page.
+ */
+export class InboundAuth {
+  private readonly random: () => number;
+
+  constructor(private readonly d: InboundAuthDeps) {
+    this.random = d.random ?? Math.random;
+  }
+
+  /** At MAIL FROM: null when the envelope sender may go on. */
+  async checkEnvelope(mailFrom: string): Promise<Refusal | null> {
+    if (!mailFrom.includes('@')) return null; // the null sender of bounces (RFC 5321 §4.5.5)
+    if (!(await this.hosted(domainOf(mailFrom)))) return null;
+    return {
+      code: 550, reason: 'smtp.hosted_sender',
+      text: `5.7.1 <${mailFrom}>: this domain is hosted here, and its mail never arrives from outside`,
+    };
+  }
+
+  /** After DATA: refuse the mail, or give the message and recipients to store. */
+  async screen(raw: Buffer, peer: Peer, recipients: LocalRecipient[]): Promise<Screened> {
+    const claimed = await this.hostedAmong(headerFromDomains(raw));
+    const res = await this.authenticate(raw, peer);
+    const dkimPass = res ? res.dkim.results.filter((r) => r.status.result === 'pass' && !r.status.underSized) : [];
+    let quarantine = false;
+
+    if (claimed.length > 0) {
+      // Our own key could not be looked up: a later try may find it.
+      if (!res) return this.refuse({ code: 451, reason: 'smtp.auth_unavailable', text: '4.7.0 Cannot check the sender now, try again later' }, peer);
+      if (!(await this.allSignedByUs(claimed, dkimPass))) {
+        return this.refuse({ code: 550, reason: 'smtp.hosted_from', text: `5.7.1 From: names ${claimed.join(', ')}, a domain hosted here; its mail never arrives from outside` }, peer);
+      }
+      quarantine = true;
+    }
+
+    const results = summarise(res, dkimPass);
+    if (res?.dmarc && res.dmarc.status.result === 'fail') {
+      const policy = this.applied(res.dmarc.policy, res.dmarc.pct);
+      results.policy = policy;
+      if (policy === 'reject') {
+        return this.refuse({ code: 550, reason: 'smtp.dmarc_reject', text: `5.7.1 Rejected by the DMARC policy of ${results.fromDomain}` }, peer);
+      }
+      if (policy === 'quarantine') quarantine = true;
+    }
+    results.action = quarantine ? 'quarantine' : 'deliver';
+
+    const header = res?.headers ?? `Authentication-Results: ${this.d.hostname}; spf=temperror; dkim=temperror; dmarc=temperror\r\n`;
+    return {
+      raw: prepend(raw, header),
+      recipients: recipients.map((r) => ({ ...r, folderMid: quarantine ? SPAM : r.folderMid, auth: results })),
+    };
+  }
+
+  private async authenticate(raw: Buffer, peer: Peer): Promise<AuthenticateResult | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), this.d.deadlineMs); });
+    try {
+      const res = await Promise.race([
+        authenticate(raw, {
+          ip: peer.ip, helo: peer.helo, sender: peer.mailFrom || undefined, mta: this.d.hostname, resolver: this.d.resolver,
+          // ARC would need a list of trusted sealers, BIMI is for logos: neither decides anything here.
+          disableArc: true, disableBimi: true,
+        }),
+        deadline,
+      ]);
+      if (!res) this.d.log.warn({ ip: peer.ip, reason: 'smtp.auth_deadline' }, 'sender authentication ran out of time; accepted as temperror');
+      return res;
+    } catch (err) {
+      this.d.log.warn({ err, ip: peer.ip, reason: 'smtp.auth_error' }, 'sender authentication failed; accepted as temperror');
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** RFC 7489 §6.6.4: with pct below 100, the rest of the failures get the next policy down. */
+  private applied(policy: string | undefined, pct: number | undefined): string {
+    const p = (policy ?? 'none').toLowerCase();
+    if (pct === undefined || pct >= 100 || this.random() * 100 < pct) return p;
+    return p === 'reject' ? 'quarantine' : 'none';
+  }
+
+  private async hosted(domain: string): Promise<boolean> {
+    if (!domain) return false;
+    const unicode = domainToUnicode(domain);
+    return (await isHostedDomain(this.d.db, domain)) || (unicode !== domain && (await isHostedDomain(this.d.db, unicode)));
+  }
+
+  private async hostedAmong(domains: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const d of domains) if (await this.hosted(d)) out.push(d);
+    return out;
+  }
+
+  /** Each claimed domain has a passing signature by itself with the selector we sign with. */
+  private async allSignedByUs(claimed: string[], dkimPass: AuthenticateResult['dkim']['results']): Promise<boolean> {
+    for (const domain of claimed) {
+      const key = await domainKey(this.d.db, domain) ?? await domainKey(this.d.db, domainToUnicode(domain));
+      const ok = key && dkimPass.some((r) => r.signingDomain?.toLowerCase() === domain && r.selector === key.dkim_selector);
+      if (!ok) return false;
+    }
+    return true;
+  }
+
+  private refuse(refusal: Refusal, peer: Peer): Screened {
+    this.d.log.info({ ip: peer.ip, mailFrom: peer.mailFrom, reason: refusal.reason }, 'inbound mail refused');
+    return { refuse: refusal };
+  }
+}
+
+/**
+ * Our results go on top of the message (RFC 8601 §5), under the Return-Path our own
+ * trace headers start with, since final delivery puts that first (RFC 5321 §4.4).
+ */
+function prepend(raw: Buffer, header: string): Buffer {
+  const first = raw.indexOf('\r\n');
+  const at = /^Return-Path:/i.test(raw.subarray(0, 12).toString('latin1')) && first > 0 ? first + 2 : 0;
+  return Buffer.concat([raw.subarray(0, at), Buffer.from(header, 'latin1'), raw.subarray(at)]);
+}
+
+/** What the read page and later checks need of mailauth's answer. */
+function summarise(res: AuthenticateResult | null, dkimPass: AuthenticateResult['dkim']['results']): StoredAuthResults {
+  const fromDomain = res?.dkim.headerFrom.length === 1 ? domainOf(res.dkim.headerFrom[0]!) : '';
+  const spf = res ? (res.spf ? res.spf.status.result : 'none') : 'temperror';
+  const dkimResults = res?.dkim.results ?? [];
+  const dkim = !res ? 'temperror'
+    : dkimPass.length > 0 ? 'pass'
+      : dkimResults.some((r) => r.status.result === 'fail') ? 'fail' : (dkimResults[0]?.status.result ?? 'none');
+  const dmarc = !res ? 'temperror' : res.dmarc ? res.dmarc.status.result : 'none';
+  const dkimDomain = dkimPass.find((r) => fromDomain && aligned(r.signingDomain.toLowerCase(), fromDomain))?.signingDomain.toLowerCase() ?? null;
+  const spfDomain = res?.spf ? res.spf.domain.toLowerCase() : '';
+  const spfAligned = spf === 'pass' && fromDomain !== '' && aligned(spfDomain, fromDomain);
+  const verdict = dmarc === 'pass' ? 'pass'
+    : dmarc === 'fail' ? 'fail'
+      : dkimDomain || spfAligned ? 'pass'
+        // Without DMARC only a hard SPF fail (-all) is the domain saying "not mine".
+        : spf === 'fail' && dkimPass.length === 0 ? 'fail' : 'none';
+  return { external: true, verdict, spf, dkim, dmarc, dkimDomain, fromDomain, policy: null, action: 'deliver' };
+}
