@@ -72,6 +72,11 @@ export const enOrganise = {
   // Read page actions
   archive: 'Archive',
   archived: 'Moved to Mail history',
+  // Read page: sender authentication of mail from other servers (issue 12)
+  senderExternal: 'External sender: this mail came from outside your company. Take care with its links and attachments.',
+  senderForged: 'This mail failed sender authentication and may be forged. Do not trust who it says it is from.',
+  senderAuth: 'Sender check',
+  authResult: { pass: 'pass', fail: 'fail', softfail: 'soft fail', neutral: 'neutral', none: 'none', temperror: 'not checked (DNS error)', permerror: 'invalid record', policy: 'policy' } as Record<string, string>,
   // Search
   searchPlaceholder: 'Subject, sender or text',
   searchAction: 'Search',

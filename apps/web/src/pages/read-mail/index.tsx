@@ -22,6 +22,7 @@ import { AttachmentList } from './attachment-list';
 import { DeliveryList, ReplyBar, ScheduledBar, ThreadList } from './mail-extras';
 import { MailBody } from './mail-body';
 import { MailNote } from './mail-note';
+import { authSummary, SenderNotice } from './sender-notice';
 
 function label(a: Address): string {
   return a.name ? `${a.name} <${a.address}>` : a.address;
@@ -200,6 +201,7 @@ export default function ReadMailPage() {
                   <dt>{m.to}</dt><dd>{mail.to.map(label).join(', ')}</dd>
                   {mail.cc.length > 0 && <><dt>{m.cc}</dt><dd>{mail.cc.map(label).join(', ')}</dd></>}
                   <dt>{m.date}</dt><dd>{new Date(mail.date * 1000).toLocaleString()}</dd>
+                  {mail.auth && <><dt>{m.senderAuth}</dt><dd data-auth-summary>{authSummary(mail.auth, m.authResult)}</dd></>}
                 </dl>
               ) : (
                 <div className="mw-read-sub">
@@ -209,6 +211,7 @@ export default function ReadMailPage() {
               )}
             </div>
           </div>
+          <SenderNotice auth={mail.auth} />
           <MailNote key={mail.id} mid={mail.id} note={mail.note} onChange={(note) => setMail({ ...mail, note })} />
           {mail.remoteImages && !mail.imagesShown && (
             <div className="mw-images-bar">
