@@ -1,4 +1,7 @@
 import { Resolver } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { DeliveryConfig } from '../config.js';
 
@@ -13,6 +16,8 @@ interface Target {
   auth?: { user: string; pass: string };
   /** The MX name, when `host` is the address it resolved to: for TLS SNI and for reports. */
   name?: string;
+  /** A relay we log in to: TLS is required and its certificate checked against these CAs. */
+  verifyWith?: string[];
 }
 
 type Route = { targets: Target[] } | { failure: string };
@@ -22,9 +27,16 @@ const MX_CACHE_MS = 5 * 60_000;
 /**
  * Sends one message to one outside recipient over SMTP with nodemailer: through
  * the configured relay, or to the recipient domain's MX hosts in preference order.
- * STARTTLS is used whenever the server offers it (opportunistic: MX certificates
- * are rarely valid for their names, so they are not verified). One pooled
- * connection set per host keeps a busy queue from opening a socket per message.
+ *
+ * TLS: a relay with credentials gets them only over TLS (smtps, or STARTTLS made
+ * mandatory) with its certificate verified for its name, against the public CAs
+ * plus SMTP_RELAY_CA; without that, the attempt fails as temporary and the job waits.
+ * MX hosts (and a relay without credentials) get opportunistic STARTTLS, unverified:
+ * MX certificates are rarely valid for their names, there is no secret to protect,
+ * and refusing plain-text MX would stop mail to many domains (RFC 3207 §4; MTA-STS
+ * and DANE are what make MX TLS verifiable).
+ *
+ * One pooled connection set per host keeps a busy queue from opening a socket per message.
  */
 export class SmtpOutbound {
   private readonly pools = new Map<string, Transporter>();
@@ -34,7 +46,7 @@ export class SmtpOutbound {
 
   constructor(private readonly cfg: DeliveryConfig, private readonly heloName: string) {
     if (cfg.dnsServers.length > 0) this.resolver.setServers(cfg.dnsServers);
-    this.relay = cfg.relay ? parseRelay(cfg.relay) : undefined;
+    this.relay = cfg.relay ? parseRelay(cfg.relay, cfg.relayCaFile) : undefined;
   }
 
   async deliver(from: string, rcpt: string, raw: Buffer): Promise<AttemptResult> {
@@ -46,7 +58,13 @@ export class SmtpOutbound {
         const info = await this.pool(target).sendMail({ envelope: { from, to: [rcpt] }, raw }) as { response?: string };
         return { ok: true, response: info.response ?? '250 OK', host: target.name ?? target.host };
       } catch (err) {
-        const e = err as Error & { responseCode?: number; response?: string };
+        const e = err as Error & { responseCode?: number; response?: string; code?: string };
+        // TLS did not come up (for a relay: no STARTTLS, or a certificate that fails): nothing about the message was refused.
+        if (e.code === 'ETLS') {
+          const what = target.verifyWith ? 'TLS required before logging in' : 'TLS failed';
+          last = { ok: false, permanent: false, error: `451 4.7.0 ${target.name ?? target.host}: ${what} (${e.message})`, host: target.name ?? target.host };
+          continue;
+        }
         if (typeof e.responseCode === 'number') {
           // The server answered: its verdict stands, other MX hosts are not asked (RFC 5321 §5.1).
           return { ok: false, permanent: e.responseCode >= 500, error: e.response ?? `${e.responseCode} ${e.message}`, host: target.name ?? target.host };
@@ -94,11 +112,14 @@ export class SmtpOutbound {
     const key = `${t.host}:${t.port}`;
     let pool = this.pools.get(key);
     if (!pool) {
+      const tls = t.verifyWith
+        ? { rejectUnauthorized: true, ca: t.verifyWith, ...(isIP(t.host) ? {} : { servername: t.host }) }
+        : { rejectUnauthorized: false, ...(t.name ? { servername: t.name } : {}) };
       pool = nodemailer.createTransport({
-        host: t.host, port: t.port, secure: t.secure, auth: t.auth, name: this.heloName,
+        host: t.host, port: t.port, secure: t.secure, requireTLS: t.verifyWith !== undefined, auth: t.auth, name: this.heloName,
         pool: true, maxConnections: 5, maxMessages: 100,
         connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 5 * 60_000,
-        tls: { rejectUnauthorized: false, ...(t.name ? { servername: t.name } : {}) },
+        tls,
         logger: false,
       });
       this.pools.set(key, pool);
@@ -112,9 +133,12 @@ export class SmtpOutbound {
   }
 }
 
-function parseRelay(url: string): Target {
+function parseRelay(url: string, caFile: string | undefined): Target {
   const u = new URL(url);
   const secure = u.protocol === 'smtps:';
   const auth = u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined;
-  return { host: u.hostname, port: Number(u.port) || (secure ? 465 : 587), secure, auth };
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  // `ca` replaces Node's trust store, so the public roots go in with the extra CA. Read at start-up: a wrong path stops the server.
+  const verifyWith = auth ? [...rootCertificates, ...(caFile ? [readFileSync(caFile, 'utf8')] : [])] : undefined;
+  return { host, port: Number(u.port) || (secure ? 465 : 587), secure, auth, verifyWith };
 }
