@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { Duplex } from 'node:stream';
 
 /**
  * A raw SMTP client over one loopback socket, for the limit tests: it can hold many
@@ -17,41 +18,54 @@ export interface SmtpSocket {
   destroy(): void;
 }
 
-export async function openSmtp(port: number): Promise<SmtpSocket> {
-  const socket = net.connect(port, '127.0.0.1');
-  const opened = performance.now();
+const REPLY = /^((?:\d{3}-[^\r\n]*\r\n)*\d{3}(?: [^\r\n]*)?\r\n)/;
+
+/** Reads SMTP replies from a stream: a plain socket, or the TLS socket after STARTTLS. */
+export function replies(stream: Duplex): { reply(): Promise<string>; closed: Promise<void>; closedAt(): number | undefined } {
   let buffer = '';
   let closedAt: number | undefined;
   const waiters: { resolve(s: string): void; reject(e: Error): void }[] = [];
+  const take = (): string | undefined => {
+    const m = REPLY.exec(buffer);
+    if (!m) return undefined;
+    buffer = buffer.slice(m[1]!.length);
+    return m[1]!.trim();
+  };
   const pump = () => {
-    for (;;) {
-      const m = /^((?:\d{3}-[^\r\n]*\r\n)*\d{3}(?: [^\r\n]*)?\r\n)/.exec(buffer);
-      if (!m || waiters.length === 0) return;
-      buffer = buffer.slice(m[1]!.length);
-      waiters.shift()!.resolve(m[1]!.trim());
+    while (waiters.length > 0) {
+      const r = take();
+      if (r === undefined) return;
+      waiters.shift()!.resolve(r);
     }
   };
-  socket.on('data', (d) => { buffer += d.toString('latin1'); pump(); });
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.on('close', () => {
+  stream.on('data', (d: Buffer) => { buffer += d.toString('latin1'); pump(); });
+  stream.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => stream.on('close', () => {
     closedAt = performance.now();
     for (const w of waiters.splice(0)) w.reject(new Error(`closed before a reply; unparsed: ${JSON.stringify(buffer)}`));
     resolve();
   }));
+  return {
+    closed,
+    closedAt: () => closedAt,
+    reply: () => new Promise<string>((resolve, reject) => {
+      const ready = waiters.length === 0 ? take() : undefined;
+      if (ready !== undefined) return resolve(ready);
+      if (closedAt !== undefined) return reject(new Error('closed'));
+      waiters.push({ resolve, reject });
+    }),
+  };
+}
+
+export async function openSmtp(port: number): Promise<SmtpSocket> {
+  const socket = net.connect(port, '127.0.0.1');
+  const opened = performance.now();
+  const r = replies(socket);
   await new Promise<void>((resolve, reject) => { socket.once('connect', () => resolve()); socket.once('error', reject); });
   return {
     socket,
-    closed,
-    reply: () => new Promise<string>((resolve, reject) => {
-      if (closedAt !== undefined) {
-        pump();
-        const m = /^((?:\d{3}-[^\r\n]*\r\n)*\d{3}(?: [^\r\n]*)?\r\n)/.exec(buffer);
-        if (m) { buffer = buffer.slice(m[1]!.length); return resolve(m[1]!.trim()); }
-        return reject(new Error('closed'));
-      }
-      waiters.push({ resolve, reject });
-      pump();
-    }),
+    closed: r.closed,
+    reply: r.reply,
     send: (line) => { socket.write(`${line}\r\n`); },
     write: (data) => new Promise<void>((resolve, reject) => {
       if (socket.destroyed) return reject(new Error('socket closed'));
@@ -61,7 +75,7 @@ export async function openSmtp(port: number): Promise<SmtpSocket> {
       socket.once('drain', done);
       socket.once('close', gone);
     }),
-    closedAfterMs: () => (closedAt === undefined ? undefined : closedAt - opened),
+    closedAfterMs: () => { const at = r.closedAt(); return at === undefined ? undefined : at - opened; },
     destroy: () => socket.destroy(),
   };
 }

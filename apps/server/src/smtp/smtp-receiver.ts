@@ -4,8 +4,11 @@ import { resolveLocal, isHostedDomain, type LocalTarget } from '../features/acco
 import type { IngestService, LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
 import { traceHeaders } from './received-header.js';
-import type { InboundAuth } from './inbound-auth.js';
 import { DataSink } from './data-sink.js';
+import { ConnectionGuard } from './connection-guard.js';
+import { RecipientTarpit } from './recipient-tarpit.js';
+import type { SmtpLimitsConfig } from '../config.js';
+import type { InboundAuth } from './inbound-auth.js';
 import { SystemFolder } from '@mailwing/shared';
 
 const MAX_RECIPIENTS = 100;
@@ -24,10 +27,13 @@ const reply = (code: number, text: string): SmtpError => Object.assign(new Error
  * and mail is stored through the account and message features. A message is
  * acknowledged with 250 only after IngestService has fsynced and committed it.
  */
-export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth }, opts: SmtpReceiverOptions): SMTPServer {
+export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth }, opts: SmtpReceiverOptions, limits: SmtpLimitsConfig): SMTPServer {
   const targets = new WeakMap<SMTPServerSession, Map<string, LocalTarget[]>>();
 
-  return new SMTPServer({
+  const guard = new ConnectionGuard(limits, deps.log);
+  const tarpit = new RecipientTarpit({ after: limits.tarpitAfterUnknownRcpts, delayMs: limits.tarpitDelayMs, max: limits.maxUnknownRcpts }, deps.log);
+
+  const server: SMTPServer = new SMTPServer({
     name: opts.hostname,
     banner: 'Mailwing ESMTP',
     size: opts.maxBytes,
@@ -37,6 +43,11 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
     closeTimeout: 5_000,
     maxClients: 500,
     logger: false,
+
+    // Per-IP caps, line deadline and session length (issue 12, finding 5): connection-guard.ts.
+    onConnect: (session, cb) => guard.admit(server, session, cb),
+    onSecure: (socket, session, cb) => guard.secured(socket, session, cb),
+    onClose: (session) => guard.closed(session),
 
     onMailFrom(address: SMTPServerAddress, session, cb) {
       targets.set(session, new Map());
@@ -61,8 +72,8 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
           return cb();
         }
         const domain = rcpt.split('@')[1] ?? '';
-        if (domain && (await isHostedDomain(deps.db, domain))) return cb(reply(550, `5.1.1 <${rcpt}>: no such mailbox here`));
-        return cb(reply(550, `5.7.1 <${rcpt}>: relaying denied, this server only accepts mail for its hosted domains`));
+        if (domain && (await isHostedDomain(deps.db, domain))) return tarpit.refuse(session, reply(550, `5.1.1 <${rcpt}>: no such mailbox here`), cb);
+        return tarpit.refuse(session, reply(550, `5.7.1 <${rcpt}>: relaying denied, this server only accepts mail for its hosted domains`), cb);
       })().catch((err: unknown) => {
         deps.log.error({ err }, 'recipient lookup failed');
         cb(reply(451, '4.3.0 Temporary lookup failure, try again later'));
@@ -92,6 +103,7 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
       });
     },
   });
+  return server;
 }
 
 /** One row per mailbox: a direct address wins over reaching the same person through a group. */
