@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => s?.stop());
 
-const missing = { code: 404, error: 'Mail not found' };
+const missing = { code: 404, error: 'Mail not found', reason: 'mail.not_found' };
 
 describe('tenant isolation', () => {
   it('read, list and folder routes answer as for a missing id', async () => {

@@ -57,7 +57,7 @@ afterAll(async () => {
 
 describe('WeChat login switched off (the default)', () => {
   it('answers 403 "cannot operate without binding WeChat" on every WeChat route, whatever the input', async () => {
-    const off = { code: 403, error: SettingMessages.wechatUnbound };
+    const off = { code: 403, error: SettingMessages.wechatUnbound, reason: 'wechat.unbound' };
     expect(await s.get('/h5/login/wx')).toEqual(off);
     expect(await s.get('/h5/login/app')).toEqual(off);
     expect(await s.post('/h5/login/wxcode', { code: 'alice-1' })).toEqual(off);

@@ -11,7 +11,7 @@ import { issueState, stateValid } from './wechat-state.js';
 
 type Enabled = WechatConfig & { appId: string; secret: string };
 
-const unbound = () => new AppError(Code.Forbidden, SettingMessages.wechatUnbound);
+const unbound = () => new AppError(Code.Forbidden, SettingMessages.wechatUnbound, { reason: 'wechat.unbound' });
 
 /**
  * Logging in with WeChat (OAuth 2.0, snsapi_base): the browser goes to WeChat's
