@@ -59,15 +59,34 @@ export async function countFolder(db: Db, userId: number, folderMid: number, f: 
   return Number(row.n);
 }
 
-export async function listFolder(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter = {}) {
+function pageQuery(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter) {
   const page = folderRows(db, userId, folderMid, f).select('id')
     .orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
   return db.selectFrom('messages as m').innerJoin(page.as('p'), 'p.id', 'm.id').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
     .select(summaryColumns).select(fromImportant)
     .select(sql<string[]>`array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name)`.as('tags'))
-    .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc').execute();
+    .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc');
 }
-export type SummaryRow = Awaited<ReturnType<typeof listFolder>>[number];
+
+/**
+ * The folder's counters and one page of it in a single round trip (issue 13: the
+ * folder check was a query of its own on every list). No row at all means there is
+ * no such folder of the user's; an empty folder gives one row without a message.
+ */
+export async function folderPage(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter = {}) {
+  const rows = await db.selectFrom('folders as f')
+    .leftJoin(pageQuery(db, userId, folderMid, limit, offset, f).as('r'), (join) => join.onTrue())
+    .select(['f.total as folderTotal', 'f.unread as folderUnread']).selectAll('r')
+    .where('f.user_id', '=', userId).where('f.mid', '=', folderMid)
+    .orderBy('r.received_at', 'desc').orderBy('r.id', 'desc')
+    .execute();
+  if (rows.length === 0) return null;
+  const { folderTotal, folderUnread } = rows[0]!;
+  // Without a message in the page, the left join gives one row of nulls.
+  const list = rows.filter((r) => r.id !== null) as unknown as SummaryRow[];
+  return { total: folderTotal, unread: folderUnread, rows: list };
+}
+export type SummaryRow = Awaited<ReturnType<ReturnType<typeof pageQuery>['execute']>>[number];
 
 export async function tagsOf(db: Db, messageIds: number[]): Promise<Map<number, string[]>> {
   const map = new Map<number, string[]>();

@@ -54,17 +54,16 @@ export class MessageService {
   constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly mailbox: MailboxService) {}
 
   async list(userId: number, q: MailListQuery & { filter?: QuickFilter; tag?: string }): Promise<MailList> {
-    const folder = await this.mailbox.requireFolder(userId, q.mid);
     // Someone else's tag id is an unknown id, not an empty filter (issue 12, finding 10).
     if (q.tag !== undefined && !(await findTag(this.db, userId, Number(q.tag)))) throw notFound('Tag');
     const f: repo.ListFilter = { filter: q.filter, tagId: q.tag === undefined ? undefined : Number(q.tag) };
-    const filtered = f.filter !== undefined || f.tagId !== undefined;
-    const [rows, total] = await Promise.all([
-      repo.listFolder(this.db, userId, folder.mid, q.size, (q.page - 1) * q.size, f),
-      // The folder's counters answer the plain and the unread list; other filters count.
-      !filtered ? folder.total : f.filter === 'unread' && f.tagId === undefined ? folder.unread : repo.countFolder(this.db, userId, folder.mid, f),
-    ]);
-    return { list: rows.map((r) => toSummary(r, r.tags)), total, page: q.page, size: q.size };
+    const mid = Number(q.mid);
+    const page = await repo.folderPage(this.db, userId, mid, q.size, (q.page - 1) * q.size, f);
+    if (!page) throw notFound('Folder');
+    // The folder's counters answer the plain and the unread list; other filters count.
+    const total = f.tagId === undefined && f.filter === undefined ? page.total
+      : f.tagId === undefined && f.filter === 'unread' ? page.unread : await repo.countFolder(this.db, userId, mid, f);
+    return { list: page.rows.map((r) => toSummary(r, r.tags)), total, page: q.page, size: q.size };
   }
 
   async setNote(userId: number, id: string, note: string): Promise<void> {
