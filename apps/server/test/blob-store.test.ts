@@ -76,6 +76,50 @@ describe('FileBlobStore', () => {
   });
 });
 
+describe('streaming puts (issue 13)', () => {
+  const tmpFiles = () => fs.readdir(path.join(dir, 'blobs', 'tmp'));
+
+  it('a streamed blob is hashed on the way and stored as `stage` would store the same bytes', async () => {
+    const { createHash, randomBytes } = await import('node:crypto');
+    const pieces = Array.from({ length: 40 }, (_, i) => randomBytes(7_000 + i * 997));
+    const writer = await store.stageStream();
+    for (const p of pieces) await writer.write(p);
+    const staged = await writer.finish();
+    const whole = Buffer.concat(pieces);
+    expect(staged.hash).toBe(createHash('sha256').update(whole).digest('hex'));
+    expect(staged.size).toBe(whole.length);
+    await store.release(staged);
+    expect((await store.get(staged.hash)).equals(whole)).toBe(true);
+    expect(await tmpFiles()).toEqual([]);
+  });
+
+  it('an aborted writer and a discarded spool leave no file', async () => {
+    const writer = await store.stageStream();
+    await writer.write(Buffer.alloc(300_000, 1));
+    const spool = await store.spool();
+    await spool.write(Buffer.alloc(300_000, 2));
+    expect((await tmpFiles()).length).toBe(2);
+    await writer.abort();
+    await spool.discard();
+    expect(await tmpFiles()).toEqual([]);
+  });
+
+  it('a spool reads back whole or in part, as often as asked, and joins a head into one blob', async () => {
+    const spool = await store.spool();
+    const body = Buffer.from('Subject: spooled\r\n\r\n' + 'line of text\r\n'.repeat(50_000));
+    for (let at = 0; at < body.length; at += 10_000) await spool.write(body.subarray(at, at + 10_000));
+    await spool.end();
+    const read = async (n?: number) => Buffer.concat(await spool.read(n).toArray() as Buffer[]);
+    expect((await read()).equals(body)).toBe(true);
+    expect((await read(9)).toString()).toBe('Subject: ');
+    const staged = await blobs.stageJoined(Buffer.from('X-Head: 1\r\n'), spool);
+    await spool.discard();
+    await store.release(staged);
+    expect((await store.get(staged.hash)).equals(Buffer.concat([Buffer.from('X-Head: 1\r\n'), body]))).toBe(true);
+    expect(await tmpFiles()).toEqual([]);
+  });
+});
+
 describe('content addressing', () => {
   it('names a blob by the sha256 of its bytes', async () => {
     const { createHash } = await import('node:crypto');

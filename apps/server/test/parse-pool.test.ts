@@ -1,4 +1,8 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FileBlobStore } from '../src/blob/file-blob-store.js';
 import { ParsePool } from '../src/features/message/parse-pool.js';
 
 const pools: ParsePool[] = [];
@@ -23,6 +27,26 @@ describe('ParsePool', () => {
     const c = await pool.parse(big, 'a@x.test');
     expect(c.parseError).toBe('parsing took too long');
     expect(c.attachments).toEqual([{ index: -1, name: 'original.eml', size: big.length, contentType: 'message/rfc822', cid: null, inline: false }]);
+  });
+
+  it('parses a staged blob that the worker reads from the store itself, and so does the main thread with no workers', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-parse-'));
+    try {
+      const store = new FileBlobStore(dir);
+      await store.init();
+      const raw = mail('located', 'words in a long body\r\n'.repeat(50_000));
+      const staged = await store.stage(raw);
+      const pool = new ParsePool(1);
+      pools.push(pool);
+      for (const p of [pool, new ParsePool(0)]) {
+        const c = await p.parseLocated(store.locate(staged), staged.size, 'a@x.test');
+        expect(c.subject).toBe('located');
+        expect(c.text.length).toBeGreaterThan(900_000);
+      }
+      await store.release(staged);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('parses on the main thread with no workers', async () => {

@@ -1,10 +1,23 @@
 import type { Db } from '../db/connect.js';
-import type { BlobStore, StagedBlob } from './blob-store.js';
+import type { BlobStore, Spool, StagedBlob } from './blob-store.js';
 import * as repo from './blob.repository.js';
 
 /** Ties the store's files to the database's reference counts. */
 export class BlobService {
   constructor(private readonly db: Db, readonly store: BlobStore) {}
+
+  /** Stages `head` followed by a spool's bytes, streamed: neither is held whole. */
+  async stageJoined(head: Buffer, body: Spool): Promise<StagedBlob> {
+    const writer = await this.store.stageStream();
+    try {
+      await writer.write(head);
+      for await (const chunk of body.read()) await writer.write(chunk as Buffer);
+      return await writer.finish();
+    } catch (err) {
+      await writer.abort();
+      throw err;
+    }
+  }
 
   /** Inside a transaction: count new references to staged blobs (one statement) and make sure their files exist. */
   async reference(trx: Db, refs: { staged: StagedBlob; n: number }[]): Promise<void> {

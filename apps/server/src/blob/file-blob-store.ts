@@ -3,9 +3,20 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { BlobStore, StagedBlob } from './blob-store.js';
+import type { BlobLocator, BlobStore, BlobWriter, Spool, StagedBlob } from './blob-store.js';
+import { FileAppender } from './file-appender.js';
+import { FILE_LOCATOR } from './blob-locator.js';
+import { FileBlobWriter, FileSpool } from './file-blob-writer.js';
 
 const HASH_RE = /^[0-9a-f]{64}$/;
+
+/**
+ * How old a temp file must be before `init` takes it for a crash's leftover. Several
+ * processes may share the store, so a start must not remove another's live upload: an
+ * SMTP session ends within SMTP_MAX_SESSION_MS (10 minutes by default) and a file
+ * being written is touched by every write.
+ */
+export const STALE_TEMP_MS = 60 * 60_000;
 
 /**
  * Files under `root/ab/cd/<sha256>`. A put writes a temp file, fsyncs it, hard-links
@@ -23,8 +34,8 @@ export class FileBlobStore implements BlobStore {
 
   async init(): Promise<void> {
     await fs.mkdir(this.tmpDir, { recursive: true });
-    // Staging links left by a crash belong to no transaction any more.
-    for (const name of await fs.readdir(this.tmpDir)) await fs.rm(path.join(this.tmpDir, name), { force: true });
+    // Staging links and spools left by a crash belong to no transaction any more.
+    await this.sweep(STALE_TEMP_MS);
   }
 
   pathOf(hash: string): string {
@@ -34,7 +45,7 @@ export class FileBlobStore implements BlobStore {
 
   async stage(data: Buffer): Promise<StagedBlob> {
     const hash = createHash('sha256').update(data).digest('hex');
-    const tmp = path.join(this.tmpDir, randomUUID());
+    const tmp = this.tempName();
     const fh = await fs.open(tmp, 'wx');
     try {
       await fh.writeFile(data);
@@ -45,6 +56,35 @@ export class FileBlobStore implements BlobStore {
     const staged = { hash, size: data.length, token: tmp };
     await this.linkFinal(staged);
     return staged;
+  }
+
+  async stageStream(): Promise<BlobWriter> {
+    return new FileBlobWriter(await FileAppender.create(this.tempName()), (staged) => this.linkFinal(staged));
+  }
+
+  async spool(): Promise<Spool> {
+    return new FileSpool(await FileAppender.create(this.tempName()));
+  }
+
+  /** The staging link: it lives until `release`, so a reader holding the locator meanwhile reads whole bytes. */
+  locate(staged: StagedBlob): BlobLocator {
+    return { backend: FILE_LOCATOR, ref: staged.token };
+  }
+
+  async sweep(olderThanMs: number, now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const name of await fs.readdir(this.tmpDir)) {
+      const file = path.join(this.tmpDir, name);
+      const st = await fs.stat(file).catch(() => null);
+      if (!st || now - st.mtimeMs < olderThanMs) continue;
+      await fs.rm(file, { force: true });
+      removed += 1;
+    }
+    return removed;
+  }
+
+  private tempName(): string {
+    return path.join(this.tmpDir, randomUUID());
   }
 
   async ensure(staged: StagedBlob): Promise<void> {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { domainToUnicode } from 'node:url';
 import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth';
 import type { Logger } from 'pino';
@@ -14,7 +15,17 @@ export interface Refusal { code: number; text: string; reason: string }
 /** The client as the SMTP session saw it. */
 export interface Peer { ip: string; helo: string; mailFrom: string }
 
-export type Screened = { refuse: Refusal } | { raw: Buffer; recipients: LocalRecipient[] };
+/** A message too big to hold in memory (smtp-receiver spools it): read again from the start as often as needed. */
+export interface MessageSource {
+  head(bytes: number): Promise<Buffer>;
+  stream(): Readable;
+}
+
+/** `header` goes on top of the stored message: `withAuthResults` puts it there. */
+export type Screened = { refuse: Refusal } | { header: string; recipients: LocalRecipient[] };
+
+// headerFromDomains reads at most this much of the header block.
+const HEADER_BYTES = 1024 * 1024;
 
 export interface InboundAuthDeps {
   db: Db;
@@ -65,9 +76,9 @@ export class InboundAuth {
     };
   }
 
-  /** After DATA: refuse the mail, or give the message and recipients to store. */
-  async screen(raw: Buffer, peer: Peer, recipients: LocalRecipient[]): Promise<Screened> {
-    const claimed = await this.hostedAmong(headerFromDomains(raw));
+  /** After DATA: refuse the mail, or give the header to prepend and the recipients to store. */
+  async screen(raw: Buffer | MessageSource, peer: Peer, recipients: LocalRecipient[]): Promise<Screened> {
+    const claimed = await this.hostedAmong(headerFromDomains(Buffer.isBuffer(raw) ? raw : await raw.head(HEADER_BYTES)));
     const res = await this.authenticate(raw, peer);
     const dkimPass = res ? res.dkim.results.filter((r) => r.status.result === 'pass' && !r.status.underSized) : [];
     let quarantine = false;
@@ -94,17 +105,19 @@ export class InboundAuth {
 
     const header = res?.headers ?? `Authentication-Results: ${this.d.hostname}; spf=temperror; dkim=temperror; dmarc=temperror\r\n`;
     return {
-      raw: prepend(raw, header),
+      header,
       recipients: recipients.map((r) => ({ ...r, folderMid: quarantine ? SPAM : r.folderMid, auth: results })),
     };
   }
 
-  private async authenticate(raw: Buffer, peer: Peer): Promise<AuthenticateResult | null> {
+  private async authenticate(raw: Buffer | MessageSource, peer: Peer): Promise<AuthenticateResult | null> {
     let timer: NodeJS.Timeout | undefined;
+    // mailauth streams a big message through its body hashes instead of holding it.
+    const input = Buffer.isBuffer(raw) ? raw : raw.stream();
     const deadline = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), this.d.deadlineMs); });
     try {
       const res = await Promise.race([
-        authenticate(raw, {
+        authenticate(input, {
           ip: peer.ip, helo: peer.helo, sender: peer.mailFrom || undefined, mta: this.d.hostname, resolver: this.d.resolver,
           // ARC would need a list of trusted sealers, BIMI is for logos: neither decides anything here.
           disableArc: true, disableBimi: true,
@@ -118,6 +131,8 @@ export class InboundAuth {
       return null;
     } finally {
       clearTimeout(timer);
+      // Past the deadline mailauth may still be reading; an error (not a bare destroy) lets its promise settle.
+      if (!Buffer.isBuffer(input) && !input.readableEnded) input.destroy(new Error('sender authentication ended'));
     }
   }
 
@@ -160,7 +175,7 @@ export class InboundAuth {
  * Our results go on top of the message (RFC 8601 §5), under the Return-Path our own
  * trace headers start with, since final delivery puts that first (RFC 5321 §4.4).
  */
-function prepend(raw: Buffer, header: string): Buffer {
+export function withAuthResults(raw: Buffer, header: string): Buffer {
   const first = raw.indexOf('\r\n');
   const at = /^Return-Path:/i.test(raw.subarray(0, 12).toString('latin1')) && first > 0 ? first + 2 : 0;
   return Buffer.concat([raw.subarray(0, at), Buffer.from(header, 'latin1'), raw.subarray(at)]);

@@ -8,19 +8,25 @@ import { DataSink } from './data-sink.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { RecipientTarpit } from './recipient-tarpit.js';
 import type { SmtpLimitsConfig } from '../config.js';
-import type { InboundAuth } from './inbound-auth.js';
+import { withAuthResults, type InboundAuth } from './inbound-auth.js';
+import { spooledMessage } from './spooled-message.js';
 import { SystemFolder } from '@mailwing/shared';
 
 const MAX_RECIPIENTS = 100;
+// Mail up to this size is held in memory while it arrives (most is 4–40 KB); bigger goes to a spool.
+const MEMORY_MESSAGE_BYTES = 256 * 1024;
 
 export interface SmtpReceiverOptions {
   hostname: string;
   maxBytes: number;
   socketTimeoutMs: number;
+  /** Overrides MEMORY_MESSAGE_BYTES (tests). */
+  memoryBytes?: number;
 }
 
 type SmtpError = Error & { responseCode: number };
 const reply = (code: number, text: string): SmtpError => Object.assign(new Error(text), { responseCode: code });
+const isReply = (err: unknown): err is SmtpError => err instanceof Error && typeof (err as Partial<SmtpError>).responseCode === 'number';
 
 /**
  * The MX for hosted domains (smtp-server). No SQL here: recipients are resolved
@@ -81,28 +87,56 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
     },
 
     onData(stream, session, cb) {
-      const sink = new DataSink(opts.maxBytes);
-      stream.on('data', (c: Buffer) => sink.push(c));
-      stream.on('error', (err) => cb(reply(451, `4.3.0 ${err.message}`)));
+      const sink = new DataSink(opts.maxBytes, opts.memoryBytes ?? MEMORY_MESSAGE_BYTES, () => deps.ingest.spool());
+      stream.on('data', (c: Buffer) => {
+        const wait = sink.push(c);
+        if (!wait) return;
+        stream.pause();
+        void wait.then(() => stream.resume());
+      });
+      // The client went away mid-DATA (smtp-server destroys the stream): nothing is kept.
+      stream.on('error', (err) => { void sink.abort().finally(() => cb(reply(451, `4.3.0 ${err.message}`))); });
       stream.on('end', () => {
-        if (stream.sizeExceeded || sink.overflowed) return cb(reply(552, `5.3.4 Message exceeds the size limit of ${opts.maxBytes} bytes`));
-        const raw = Buffer.concat([Buffer.from(traceHeaders(session, opts.hostname)), ...sink.take()]);
-        const recipients = toRecipients(targets.get(session));
-        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        const peer = { ip: session.remoteAddress, helo: session.hostNameAppearsAs, mailFrom: from };
-        deps.inbound.screen(raw, peer, recipients).then(async (screened) => {
-          if ('refuse' in screened) return cb(reply(screened.refuse.code, screened.refuse.text));
-          const ids = await deps.ingest.deliver(screened.raw, from, screened.recipients);
-          cb(null, `2.0.0 Ok: stored as ${ids[0] ?? 0}`);
-        }).catch(
-          (err: unknown) => {
-            deps.log.error({ err }, 'storing an incoming message failed');
-            cb(reply(451, '4.3.0 Temporary failure storing the message, try again later'));
-          },
-        );
+        if (stream.sizeExceeded || sink.overflowed) {
+          void sink.abort().finally(() => cb(reply(552, `5.3.4 Message exceeds the size limit of ${opts.maxBytes} bytes`)));
+          return;
+        }
+        store(sink, session).then((id) => cb(null, `2.0.0 Ok: stored as ${id}`), (err: unknown) => {
+          if (isReply(err)) return cb(err);
+          deps.log.error({ err }, 'storing an incoming message failed');
+          cb(reply(451, '4.3.0 Temporary failure storing the message, try again later'));
+        });
       });
     },
   });
+
+  /**
+   * Screens and stores a received message; resolves with its first id once it is
+   * fsynced and committed. A big message stays in its spool: sender authentication
+   * reads it from there and the blob is our headers followed by the spool, streamed.
+   */
+  async function store(sink: DataSink, session: SMTPServerSession): Promise<number> {
+    if (sink.failed) throw sink.failed;
+    const data = await sink.take();
+    const trace = Buffer.from(traceHeaders(session, opts.hostname));
+    const recipients = toRecipients(targets.get(session));
+    const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+    const peer = { ip: session.remoteAddress, helo: session.hostNameAppearsAs, mailFrom: from };
+    if (!data.spool) {
+      const raw = Buffer.concat([trace, ...data.chunks]);
+      const screened = await deps.inbound.screen(raw, peer, recipients);
+      if ('refuse' in screened) throw reply(screened.refuse.code, screened.refuse.text);
+      return (await deps.ingest.deliver(withAuthResults(raw, screened.header), from, screened.recipients))[0] ?? 0;
+    }
+    try {
+      const screened = await deps.inbound.screen(spooledMessage(trace, data.spool), peer, recipients);
+      if ('refuse' in screened) throw reply(screened.refuse.code, screened.refuse.text);
+      return (await deps.ingest.deliverSpooled(withAuthResults(trace, screened.header), data.spool, from, screened.recipients))[0] ?? 0;
+    } finally {
+      // The blob is a copy by now: a spool that will not go away is the sweep's, not a reason to fail the mail.
+      await data.spool.discard().catch((err: unknown) => deps.log.warn({ err }, 'a message spool could not be removed'));
+    }
+  }
   return server;
 }
 

@@ -1,6 +1,6 @@
 import { SystemFolder, type Address } from '@mailwing/shared';
 import { rulesFor } from '../contact/contact.repository.js';
-import type { StagedBlob } from '../../blob/blob-store.js';
+import type { Spool, StagedBlob } from '../../blob/blob-store.js';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
 import type { StoredAuthResults } from '../../db/types.js';
@@ -43,13 +43,53 @@ export class IngestService {
   async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent): Promise<number[]> {
     if (recipients.length === 0) return [];
     // Parsing (a worker thread) and the blob's fsyncs (the disk) overlap.
-    const [content, staged] = await Promise.all([parsed ?? this.parser.parse(raw, envelopeFrom), this.blobs.store.stage(raw)]);
-    const filed = await this.applySenderRules(recipients, [content.from.address, envelopeFrom.toLowerCase()]);
-    // A fixed order of rows keeps concurrent deliveries from deadlocking on folder counters.
-    const ordered = [...filed].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
+    const parsing = parsed ? Promise.resolve(parsed) : this.parser.parse(raw, envelopeFrom);
+    // Awaited below; if staging fails first, its failure is the one that counts.
+    parsing.catch(() => undefined);
+    const staged = await this.blobs.store.stage(raw);
+    let content: ParsedContent;
+    try {
+      content = await parsing;
+    } catch (err) {
+      await this.blobs.store.release(staged);
+      throw err;
+    }
+    return this.file(staged, content, envelopeFrom, recipients);
+  }
+
+  /** Scratch space for a message too big to hold in memory while it arrives (smtp-receiver.ts). */
+  spool(): Promise<Spool> {
+    return this.blobs.store.spool();
+  }
+
+  /**
+   * `deliver` for a big message: the blob is `head` followed by the spooled bytes,
+   * streamed into the store and hashed on the way, and a parse worker reads it back
+   * from the store. The spool stays the caller's to discard.
+   */
+  async deliverSpooled(head: Buffer, body: Spool, envelopeFrom: string, recipients: LocalRecipient[]): Promise<number[]> {
+    if (recipients.length === 0) return [];
+    const staged = await this.blobs.stageJoined(head, body);
+    let content: ParsedContent;
+    try {
+      const loc = this.blobs.store.locate(staged);
+      content = loc ? await this.parser.parseLocated(loc, staged.size, envelopeFrom) : await this.parser.parse(await this.blobs.store.get(staged.hash), envelopeFrom);
+    } catch (err) {
+      await this.blobs.store.release(staged);
+      throw err;
+    }
+    return this.file(staged, content, envelopeFrom, recipients);
+  }
+
+  /** Files a staged, parsed message into the mailboxes; the staging link goes either way. */
+  private async file(staged: StagedBlob, content: ParsedContent, envelopeFrom: string, recipients: LocalRecipient[]): Promise<number[]> {
+    let ordered: LocalRecipient[];
     let ids: number[];
     try {
-      ids = await this.committer.submit({ staged, size: raw.length, content, recipients: ordered, receivedAt: new Date() });
+      const filed = await this.applySenderRules(recipients, [content.from.address, envelopeFrom.toLowerCase()]);
+      // A fixed order of rows keeps concurrent deliveries from deadlocking on folder counters.
+      ordered = [...filed].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
+      ids = await this.committer.submit({ staged, size: staged.size, content, recipients: ordered, receivedAt: new Date() });
     } finally {
       await this.blobs.store.release(staged);
     }

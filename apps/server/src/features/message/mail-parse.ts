@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { Address } from '@mailwing/shared';
 import type { StoredAttachment } from '../../db/types.js';
@@ -69,8 +70,8 @@ function messageIdOf(v: unknown): string {
  * a stall) still gets stored: it becomes a placeholder whose only attachment is the
  * original, so nothing is lost and the reader can see why.
  */
-export async function parseMail(raw: Buffer, fallbackFrom: string): Promise<ParsedContent> {
-  const parsed = withoutNul(await parseOrFallback(raw, fallbackFrom));
+export async function parseMail(raw: Buffer | Readable, fallbackFrom: string, size = Buffer.isBuffer(raw) ? raw.length : 0): Promise<ParsedContent> {
+  const parsed = withoutNul(await parseOrFallback(raw, fallbackFrom, size));
   // Tokenised here, in the parse worker, so big bodies cost the event loop nothing.
   parsed.searchTokens = contentTokens(parsed);
   return parsed;
@@ -88,7 +89,8 @@ function withoutNul<T>(v: T): T {
   return v;
 }
 
-async function parseOrFallback(raw: Buffer, fallbackFrom: string): Promise<ParsedContent> {
+/** `raw` is the message, or a stream of it (a big one, read from the blob store) `size` bytes long. */
+async function parseOrFallback(raw: Buffer | Readable, fallbackFrom: string, size: number): Promise<ParsedContent> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const mail = await Promise.race([
@@ -126,19 +128,20 @@ async function parseOrFallback(raw: Buffer, fallbackFrom: string): Promise<Parse
       searchTokens: [],
     };
   } catch (err) {
-    return unreadable(raw, fallbackFrom, err instanceof Error ? err.message : String(err));
+    return unreadable(size, fallbackFrom, err instanceof Error ? err.message : String(err));
   } finally {
     clearTimeout(timer);
+    if (!Buffer.isBuffer(raw)) raw.destroy();
   }
 }
 
 /** A stand-in for a message that cannot be parsed: says why, and carries the original whole. */
-export function unreadable(raw: Buffer, from: string, reason: string): ParsedContent {
+export function unreadable(size: number, from: string, reason: string): ParsedContent {
   const text = `This message could not be read (${reason}). The original is attached unchanged as original.eml.`;
   return {
     messageId: '', inReplyTo: '', references: '', subject: '(message could not be read)', from: { name: '', address: from.toLowerCase() },
     to: [], cc: [], replyTo: [], date: null, snippet: snippetOf(text), html: '', text,
-    attachments: [{ index: -1, name: 'original.eml', size: raw.length, contentType: 'message/rfc822', cid: null, inline: false }],
+    attachments: [{ index: -1, name: 'original.eml', size, contentType: 'message/rfc822', cid: null, inline: false }],
     remoteImages: [], urgent: false, parseError: reason, searchTokens: [],
   };
 }

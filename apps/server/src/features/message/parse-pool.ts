@@ -2,10 +2,21 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
+import type { BlobLocator } from '../../blob/blob-store.js';
+import { openLocated } from '../../blob/blob-locator.js';
 import { parseMail, unreadable, type ParsedContent } from './mail-parse.js';
 
-interface Job { id: number; raw: Buffer; from: string; resolve: (c: ParsedContent) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout }
+/** The message itself, or where a worker reads it (a big one, staged in the blob store). */
+export type ParseInput = { raw: Buffer; loc?: undefined } | { loc: BlobLocator; raw?: undefined };
 
+interface Job { id: number; input: ParseInput; size: number; from: string; resolve: (c: ParsedContent) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout }
+interface Entry { worker: Worker; jobs: Map<number, Job>; bytes: number }
+
+// A worker parses the jobs it holds at once; these bound what it holds (a big job goes
+// alone), so a burst of big mail waits here, not in a worker's memory, and a job's
+// time limit runs only while a worker has it.
+const MAX_JOBS_PER_WORKER = 16;
+const MAX_BYTES_PER_WORKER = 8 * 1024 * 1024;
 
 /**
  * Parses mail in worker threads, so MIME work (the heaviest CPU part of receiving)
@@ -14,7 +25,8 @@ interface Job { id: number; raw: Buffer; from: string; resolve: (c: ParsedConten
  * With no workers configured it parses in-process.
  */
 export class ParsePool {
-  private readonly workers: { worker: Worker; jobs: Map<number, Job> }[] = [];
+  private readonly workers: Entry[] = [];
+  private readonly queue: Job[] = [];
   private nextId = 1;
   private turn = 0;
 
@@ -22,51 +34,86 @@ export class ParsePool {
     for (let i = 0; i < size; i++) this.workers.push(this.spawn());
   }
 
-  private spawn(): { worker: Worker; jobs: Map<number, Job> } {
-    const jobs = new Map<number, Job>();
-    const worker = startWorker();
-    worker.unref();
-    worker.on('message', (m: { id: number; content?: ParsedContent; error?: string }) => {
-      const job = jobs.get(m.id);
+  private spawn(): Entry {
+    const entry: Entry = { worker: startWorker(), jobs: new Map(), bytes: 0 };
+    entry.worker.unref();
+    entry.worker.on('message', (m: { id: number; content?: ParsedContent; error?: string }) => {
+      const job = entry.jobs.get(m.id);
       if (!job) return;
-      jobs.delete(m.id);
-      clearTimeout(job.timer);
+      this.settle(entry, job);
       if (m.content) job.resolve(revive(m.content));
       else job.reject(new Error(m.error ?? 'parse failed'));
+      this.pump();
     });
-    const entry = { worker, jobs };
-    worker.on('error', (err) => {
+    entry.worker.on('error', (err) => {
       this.log?.error({ err }, 'a mail parser worker failed; starting another');
       this.replace(entry, 'parser worker failed');
     });
     return entry;
   }
 
-  private replace(entry: { worker: Worker; jobs: Map<number, Job> }, reason: string): void {
+  private settle(entry: Entry, job: Job): void {
+    entry.jobs.delete(job.id);
+    entry.bytes -= job.size;
+    clearTimeout(job.timer);
+  }
+
+  private replace(entry: Entry, reason: string): void {
     const i = this.workers.indexOf(entry);
     if (i < 0) return;
     this.workers[i] = this.spawn();
     void entry.worker.terminate();
     // Jobs on the broken worker are stored as unreadable, with the original attached: nothing is lost.
-    for (const job of entry.jobs.values()) {
-      clearTimeout(job.timer);
-      job.resolve(unreadable(job.raw, job.from, reason));
+    for (const job of [...entry.jobs.values()]) {
+      this.settle(entry, job);
+      job.resolve(unreadable(job.size, job.from, reason));
     }
+    this.pump();
   }
 
   parse(raw: Buffer, from: string): Promise<ParsedContent> {
-    if (this.workers.length === 0) return parseMail(raw, from);
-    const entry = this.workers[this.turn++ % this.workers.length]!;
+    return this.run({ raw }, raw.length, from);
+  }
+
+  /** A message of `size` bytes that the worker reads itself (blob-locator.ts). */
+  parseLocated(loc: BlobLocator, size: number, from: string): Promise<ParsedContent> {
+    return this.run({ loc }, size, from);
+  }
+
+  private run(input: ParseInput, size: number, from: string): Promise<ParsedContent> {
+    if (this.workers.length === 0) return parseMail(input.raw ? input.raw : openLocated(input.loc), from, size);
     return new Promise<ParsedContent>((resolve, reject) => {
-      const id = this.nextId++;
-      const job: Job = { id, raw, from, resolve, reject };
+      this.queue.push({ id: this.nextId++, input, size, from, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const job = this.queue[0]!;
+      const entry = this.pick(job.size);
+      if (!entry) return;
+      this.queue.shift();
+      entry.jobs.set(job.id, job);
+      entry.bytes += job.size;
       job.timer = setTimeout(() => {
-        this.log?.warn({ bytes: raw.length }, 'a message took too long to parse; stored as unreadable');
+        this.log?.warn({ bytes: job.size }, 'a message took too long to parse; stored as unreadable');
         this.replace(entry, 'parsing took too long');
       }, this.timeoutMs);
-      entry.jobs.set(id, job);
-      entry.worker.postMessage({ id, raw, from });
-    });
+      entry.worker.postMessage({ id: job.id, raw: job.input.raw, loc: job.input.loc, size: job.size, from: job.from });
+    }
+  }
+
+  /** The next worker, in turn, that can take a job of this size now. */
+  private pick(size: number): Entry | undefined {
+    for (let k = 0; k < this.workers.length; k++) {
+      const entry = this.workers[(this.turn + k) % this.workers.length]!;
+      if (entry.jobs.size === 0 || (entry.jobs.size < MAX_JOBS_PER_WORKER && entry.bytes + size <= MAX_BYTES_PER_WORKER)) {
+        this.turn = (this.turn + k + 1) % this.workers.length;
+        return entry;
+      }
+    }
+    return undefined;
   }
 
   async close(): Promise<void> {
