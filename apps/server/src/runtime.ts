@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyServerOptions } from 'fastify';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.js';
-import { FileBlobStore } from './blob/file-blob-store.js';
+import { FileBlobStore, STALE_TEMP_MS } from './blob/file-blob-store.js';
 import type { Config } from './config.js';
 import { connect, migrate, type DbHandle } from './db/connect.js';
 import { seedDemo } from './demo/seed.js';
@@ -66,6 +66,8 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
   const smtpPort = await listenSmtp(smtp, config.smtp.port, config.smtp.host);
 
   const timers: NodeJS.Timeout[] = [];
+  // Staging files and spools of uploads that died with a crash; by age, so it is safe in every process sharing DATA_DIR.
+  timers.push(setInterval(() => { services.blobs.store.sweep(STALE_TEMP_MS).catch((err: unknown) => log.error({ err }, 'staging sweep failed')); }, 10 * 60_000));
   if (config.workers) {
     // Collects blobs whose last reference went away (a purge collects its own at once; this catches crashes in between).
     timers.push(setInterval(() => { services.blobs.collect().catch((err: unknown) => log.error({ err }, 'blob collection failed')); }, 10 * 60_000));
