@@ -17,6 +17,7 @@ const Env = z.object({
   SMTP_HOSTNAME: z.string().default('mail.mailwing.local'),
   // Inbound SMTP limits per client (issue 12). Counted in this process: each node limits on its
   // own, so a deployment with several nodes also caps connections per IP on its TCP load balancer.
+  // The PROCESSES of one machine split these caps between them (cluster/worker.ts).
   SMTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().positive().default(20),
   SMTP_CONNECTIONS_PER_MINUTE_PER_IP: z.coerce.number().int().positive().default(60),
   SMTP_COMMAND_DEADLINE_MS: z.coerce.number().int().positive().default(30_000),
@@ -30,9 +31,15 @@ const Env = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60_000),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  // Identical processes sharing the HTTP and SMTP ports (DESIGN.md "Every core"). Default: one per
+  // core on PostgreSQL; the embedded PGlite can be opened by one process only.
+  PROCESSES: z.coerce.number().int().min(1).max(1024).optional(),
+  // PostgreSQL connections per process (plus one that LISTENs); the default keeps the sum near 20.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
   WORKERS: bool.default(true),
-  // Threads that parse incoming MIME; 0 parses on the main thread.
-  PARSE_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.max(1, os.availableParallelism() - 1)),
+  // Threads per process that parse incoming MIME; 0 parses on the main thread. Default: the cores
+  // left to each process after its main thread, at least one.
+  PARSE_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   SESSION_DAYS: z.coerce.number().int().positive().default(30),
@@ -149,6 +156,9 @@ export interface Config {
   http: HttpLimitsConfig;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PROCESSES: 1 runs everything in this process; more makes main.ts a cluster primary. */
+  processes: number;
+  databasePoolSize: number;
   workers: boolean;
   parseWorkers: number;
   logLevel: string;
@@ -168,6 +178,11 @@ const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = Env.parse(env);
   const dataDir = path.resolve(e.DATA_DIR);
+  const cores = os.availableParallelism();
+  const processes = e.PROCESSES ?? (e.DATABASE_URL ? cores : 1);
+  if (processes > 1 && !e.DATABASE_URL) {
+    throw new Error(`PROCESSES=${processes} needs DATABASE_URL: the embedded database (PGlite) can be opened by one process only`);
+  }
   return {
     production: e.NODE_ENV === 'production',
     host: e.HOST,
@@ -181,8 +196,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS, checkIntervalMs: 5_000 },
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    processes,
+    // PostgreSQL's default max_connections is 100: one process keeps 10, many share about 20, at least 4 each.
+    databasePoolSize: e.DATABASE_POOL_SIZE ?? (processes === 1 ? 10 : Math.min(10, Math.max(4, Math.ceil(20 / processes)))),
     workers: e.WORKERS,
-    parseWorkers: e.PARSE_WORKERS,
+    parseWorkers: e.PARSE_WORKERS ?? Math.max(1, Math.floor(cores / processes) - 1),
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     sessionDays: e.SESSION_DAYS,
@@ -218,6 +236,8 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     },
     http: { headersTimeoutMs: 20_000, requestTimeoutMs: 60_000, checkIntervalMs: 5_000 },
     databaseUrl: undefined,
+    processes: 1,
+    databasePoolSize: 10,
     workers: false,
     parseWorkers: 1,
     logLevel: 'silent',

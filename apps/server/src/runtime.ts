@@ -26,9 +26,10 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
 }
 
 /** Opens storage, migrates, and builds the services: shared by the server, the CLI and the tests. */
-export async function openServices(config: Config, opts: { memoryDb?: boolean; log?: Logger } = {}): Promise<{ services: Services; db: DbHandle; close(): Promise<void> }> {
-  const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb });
-  await migrate(db.db);
+export async function openServices(config: Config, opts: { memoryDb?: boolean; log?: Logger; migrate?: boolean } = {}): Promise<{ services: Services; db: DbHandle; close(): Promise<void> }> {
+  const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb, poolSize: config.databasePoolSize });
+  // A cluster's primary migrates once before forking; its workers pass migrate: false.
+  if (opts.migrate ?? true) await migrate(db.db);
   const store = new FileBlobStore(path.join(config.dataDir, 'blobs'));
   await store.init();
   const services = createServices(config, db.db, store, opts.log, db.listen);
@@ -41,7 +42,7 @@ export async function openServices(config: Config, opts: { memoryDb?: boolean; l
 }
 
 /** Starts HTTP, SMTP and the workers. Used by main.ts and by tests that need real sockets. */
-export async function startRuntime(config: Config, opts: { memoryDb?: boolean; seed?: boolean; log?: Logger; logStream?: DestinationStream } = {}): Promise<Runtime> {
+export async function startRuntime(config: Config, opts: { memoryDb?: boolean; seed?: boolean; migrate?: boolean; log?: Logger; logStream?: DestinationStream } = {}): Promise<Runtime> {
   const log = opts.log ?? createLogger(config.logLevel, opts.logStream);
   const { services, close } = await openServices(config, { ...opts, log });
   if (opts.seed ?? !config.production) await seedDemo(services, log);

@@ -12,6 +12,8 @@ export interface MxStandIn {
   answer: (rcpt: string, attempt: number) => string | null;
   /** Called with each message before it is answered (e.g. to kill the sender mid-transaction). */
   beforeAnswer?: (msg: Received) => Promise<void>;
+  /** Called as each client connects, with the client's source port (to tell which process is sending). */
+  onConnect?: (remotePort: number) => void;
   waitFor(count: number, ms?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
@@ -36,6 +38,10 @@ export async function startMxStandIn(): Promise<MxStandIn> {
     authOptional: true,
     disabledCommands: ['AUTH'],
     logger: false,
+    onConnect(session, cb) {
+      mx.onConnect?.(session.remotePort);
+      cb();
+    },
     // STARTTLS stays on (smtp-server's built-in certificate), so opportunistic TLS is exercised.
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];

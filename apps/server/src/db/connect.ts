@@ -33,10 +33,10 @@ const migrations: Record<string, Migration> = { '001-initial': m001, '002-compos
 pg.types.setTypeParser(20, (v: string) => Number(v));
 
 /** PostgreSQL when a URL is given, else embedded PGlite in `dataDir/db` ('memory' for a throwaway one). */
-export async function connect(opts: { databaseUrl?: string; dataDir: string; memory?: boolean }): Promise<DbHandle> {
+export async function connect(opts: { databaseUrl?: string; dataDir: string; memory?: boolean; poolSize?: number }): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const url = opts.databaseUrl;
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
     // An idle connection can die under the pool (server restart, admin shutdown, a dropped
     // database). pg-pool then emits 'error' on the pool, which without a listener would
     // crash the process; the pool simply opens a new connection when one is next needed.
