@@ -28,8 +28,8 @@ try {
         acked.add(subject);
         if (acked.size >= KILL_AFTER_ACKS && !killed) {
           killed = true;
-          server.child.kill('SIGKILL');
-          step(`killed the server with SIGKILL after ${acked.size} acknowledgements`);
+          server.crash();
+          step(`killed the server's process group with SIGKILL after ${acked.size} acknowledgements`);
         }
       } catch {
         // Refused or cut off by the kill: not acknowledged, so the sender still owns it.

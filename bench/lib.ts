@@ -58,8 +58,29 @@ export function treeCpuSeconds(...rootPids: number[]): number {
 }
 
 export function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of a process and all its descendants (the primary and its workers). */
+export function treeRssMb(rootPid: number): number {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      parent.set(Number(name), Number(readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
+    } catch { /* exited meanwhile */ }
+  }
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, ppid] of parent) if (!tree.has(pid) && tree.has(ppid)) { tree.add(pid); grew = true; }
+  }
+  return [...tree].reduce((sum, pid) => sum + rssMb(pid), 0);
 }
 
 /**
@@ -113,7 +134,12 @@ export async function createUsers(env: NodeJS.ProcessEnv, domain: string, n: num
   }
 }
 
-export interface ServerProcess { child: ChildProcess; pid: number; httpPort: number; smtpPort: number; stop(): Promise<void> }
+export interface ServerProcess {
+  child: ChildProcess; pid: number; httpPort: number; smtpPort: number;
+  stop(): Promise<void>;
+  /** kill -9 of the whole process group: the primary and every worker, as a power cut would. */
+  crash(): void;
+}
 
 export async function startServer(env: NodeJS.ProcessEnv, httpPort: number, smtpPort: number): Promise<ServerProcess> {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
@@ -123,6 +149,8 @@ export async function startServer(env: NodeJS.ProcessEnv, httpPort: number, smtp
     cwd: root,
     env: { SMTP_MAX_CONNECTIONS_PER_IP: '10000', SMTP_CONNECTIONS_PER_MINUTE_PER_IP: '1000000', ...env, PORT: String(httpPort), SMTP_PORT: String(smtpPort), WORKERS: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
+    // Its own process group, so a crash test can kill the primary and every worker at once.
+    detached: true,
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -137,6 +165,7 @@ export async function startServer(env: NodeJS.ProcessEnv, httpPort: number, smtp
   return {
     child, pid: child.pid!, httpPort, smtpPort,
     stop: () => new Promise<void>((resolve) => { if (child.exitCode !== null) return resolve(); child.once('exit', () => resolve()); child.kill('SIGTERM'); }),
+    crash: () => process.kill(-child.pid!, 'SIGKILL'),
   };
 }
 

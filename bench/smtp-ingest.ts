@@ -1,6 +1,6 @@
 import os from 'node:os';
 import nodemailer from 'nodemailer';
-import { cpuSeconds, machineCpu, createUsers, dbKind, freshEnv, percentile, rng, round, rssMb, startServer, words } from './lib.js';
+import { machineCpu, createUsers, dbKind, freshEnv, percentile, rng, round, startServer, treeCpuSeconds, treeRssMb, words } from './lib.js';
 
 // 20 concurrent SMTP connections send 5,000 messages of 4–40 KB (10% with a 200 KB
 // attachment) to 50 local users. Reports throughput, transaction latency and server RSS.
@@ -17,7 +17,8 @@ const server = await startServer(env, 18480, 12980);
 step('server up');
 try {
   await new Promise((r) => setTimeout(r, 1000));
-  const rssIdle = rssMb(server.pid);
+  // Primary and workers together (PROCESSES > 1 on PostgreSQL).
+  const rssIdle = treeRssMb(server.pid);
   const rand = rng(42);
   const attachment = Buffer.alloc(200 * 1024, 7);
   const mails = Array.from({ length: MESSAGES }, (_, i) => ({
@@ -29,13 +30,13 @@ try {
   }));
 
   let rssPeak = rssIdle;
-  const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMb(server.pid)); }, 100);
+  const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, treeRssMb(server.pid)); }, 100);
   step('messages generated, sending');
   const latencies: number[] = [];
   let failed = 0;
   let next = 0;
   const started = performance.now();
-  const serverCpu0 = cpuSeconds(server.pid);
+  const serverCpu0 = treeCpuSeconds(server.pid);
   const clientCpu0 = process.cpuUsage();
   const machine0 = machineCpu();
   await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
@@ -54,7 +55,7 @@ try {
     t.close();
   }));
   const seconds = (performance.now() - started) / 1000;
-  const serverCpu = cpuSeconds(server.pid) - serverCpu0;
+  const serverCpu = treeCpuSeconds(server.pid) - serverCpu0;
   const clientCpu = process.cpuUsage(clientCpu0);
   const machine1 = machineCpu();
   clearInterval(sampler);
