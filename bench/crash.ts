@@ -17,14 +17,18 @@ const acked = new Set<string>();
 const verdict = { failed: false };
 try {
   const rand = rng(7);
+  const big = Buffer.from(words(rand, 600 * 1024));
   let next = 0;
   let killed = false;
   await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
     const t = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, pool: true, maxConnections: 1, maxMessages: Infinity, ignoreTLS: true });
     while (!killed) {
-      const subject = `crash-${next++}`;
+      const n = next++;
+      const subject = `crash-${n}`;
       try {
-        await t.sendMail({ from: 'crash@outside.example', to: users[Math.floor(rand() * users.length)], subject, text: words(rand, 4096 + Math.floor(rand() * 30_000)) });
+        // Every 20th carries an attachment past the in-memory threshold, so the streamed path (issue 13) is killed mid-way too.
+        const attachments = n % 20 === 0 ? [{ filename: 'big.bin', content: big }] : [];
+        await t.sendMail({ from: 'crash@outside.example', to: users[Math.floor(rand() * users.length)], subject, text: words(rand, 4096 + Math.floor(rand() * 30_000)), attachments });
         acked.add(subject);
         if (acked.size >= KILL_AFTER_ACKS && !killed) {
           killed = true;
