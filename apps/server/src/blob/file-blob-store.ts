@@ -11,10 +11,11 @@ import { FileBlobWriter, FileSpool } from './file-blob-writer.js';
 const HASH_RE = /^[0-9a-f]{64}$/;
 
 /**
- * How old a temp file must be before `init` takes it for a crash's leftover. Several
- * processes may share the store, so a start must not remove another's live upload: an
- * SMTP session ends within SMTP_MAX_SESSION_MS (10 minutes by default) and a file
- * being written is touched by every write.
+ * How old a temp file must be before a sweep takes it for a crash's leftover. Several
+ * processes may share the store, so a sweep (and a start) must not remove another's
+ * live file: one being written is touched by every write (a client idle for
+ * SMTP_SOCKET_TIMEOUT_MS is cut off), and once written it lives only through sender
+ * authentication, parsing and one commit. An hour is far past all of that.
  */
 export const STALE_TEMP_MS = 60 * 60_000;
 
