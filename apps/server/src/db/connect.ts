@@ -1,8 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-compose.js';
@@ -12,6 +10,8 @@ import * as m005 from './migrations/005-account.js';
 import * as m006 from './migrations/006-links.js';
 import * as m007 from './migrations/007-security.js';
 import * as m008 from './migrations/008-inbound-auth.js';
+import { PGliteThreadDialect } from './pglite-dialect.js';
+import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -29,7 +29,7 @@ export interface DbHandle {
 
 const migrations: Record<string, Migration> = { '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '006-links': m006, '007-security': m007, '008-inbound-auth': m008 };
 
-// int8 (OID 20) as a JS number on both backends: PGlite already does this, pg gives strings.
+// int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).
 pg.types.setTypeParser(20, (v: string) => Number(v));
 
 /** PostgreSQL when a URL is given, else embedded PGlite in `dataDir/db` ('memory' for a throwaway one). */
@@ -49,11 +49,11 @@ export async function connect(opts: { databaseUrl?: string; dataDir: string; mem
     dir = path.join(opts.dataDir, 'db');
     await fs.mkdir(dir, { recursive: true });
   }
-  const lite = new PGlite(dir, { parsers: { [types.INT8]: (v: string) => Number(v) } });
-  await lite.waitReady;
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(lite) });
+  // On a thread of its own, off the event loop that serves requests (pglite-thread.ts says why this way).
+  const thread = await PGliteThread.start(dir);
+  const db = new Kysely<Database>({ dialect: new PGliteThreadDialect(thread) });
   // One process owns an embedded database, so its own notifications are all there are.
-  return { db, kind: 'pglite', listen: async (channel, fn) => lite.listen(channel, fn), close: () => db.destroy() };
+  return { db, kind: 'pglite', listen: (channel, fn) => thread.listen(channel, fn), close: () => db.destroy() };
 }
 
 /** A dedicated connection that LISTENs (a pooled one would lose it), re-established after a drop. */

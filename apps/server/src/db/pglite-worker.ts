@@ -1,0 +1,76 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { PGliteStream } from './pglite-stream.js';
+
+// The embedded database's own thread (see pglite-client.ts for why it looks like this).
+// PGlite runs here with a `pg` Client in front of it; the main thread sends SQL and
+// gets rows back as structured clones, so neither the backend nor the wire protocol
+// costs the event loop that serves SMTP and HTTP.
+
+export type ToWorker =
+  | { t: 'query'; id: number; sql: string; params: unknown[] }
+  | { t: 'close' };
+
+export interface WireError { message: string; fields: Record<string, string | undefined> }
+
+export type FromWorker =
+  | { t: 'ready' }
+  | { t: 'result'; id: number; command: string; rowCount: number | null; rows: unknown[] }
+  | { t: 'error'; id: number; error: WireError }
+  | { t: 'notify'; channel: string; payload: string }
+  | { t: 'fatal'; message: string }
+  | { t: 'closed' };
+
+export interface PGliteWorkerData { dataDir?: string }
+
+// The fields pg copies from an ErrorResponse (protocol §55.8), so callers can still tell
+// a unique violation from a syntax error.
+const ERROR_FIELDS = ['severity', 'code', 'detail', 'hint', 'position', 'internalPosition', 'internalQuery', 'where', 'schema', 'table', 'column', 'dataType', 'constraint', 'routine'] as const;
+
+function wireError(err: unknown): WireError {
+  const e = (err instanceof Error ? err : new Error(String(err))) as Error & Record<string, unknown>;
+  const fields: Record<string, string | undefined> = {};
+  for (const f of ERROR_FIELDS) if (typeof e[f] === 'string') fields[f] = e[f];
+  return { message: e.message, fields };
+}
+
+async function main(port: NonNullable<typeof parentPort>, data: PGliteWorkerData): Promise<void> {
+  const post = (m: FromWorker): void => port.postMessage(m);
+  // int8 as a JS number, as connect.ts sets for the main thread's pg (this thread has its own module copy).
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  const lite = new PGlite(data.dataDir);
+  await lite.waitReady;
+  const client = new pg.Client({ user: 'postgres', database: 'postgres', stream: () => new PGliteStream(lite) });
+  client.on('error', (err) => post({ t: 'fatal', message: err.message }));
+  // NOTIFY from our own session arrives in the reply to the COMMIT that sent it.
+  client.on('notification', (n) => post({ t: 'notify', channel: n.channel, payload: n.payload ?? '' }));
+  await client.connect();
+
+  let closing = false;
+  port.on('message', (m: ToWorker) => {
+    if (m.t === 'query') {
+      // pg's Client queues: one statement runs at a time, in the order they came.
+      client.query({ text: m.sql, values: m.params }).then(
+        (r) => post({ t: 'result', id: m.id, command: r.command, rowCount: r.rowCount, rows: r.rows }),
+        (err: unknown) => post({ t: 'error', id: m.id, error: wireError(err) }),
+      );
+      return;
+    }
+    if (closing) return;
+    closing = true;
+    // The main thread asks only once nothing is in flight. PGlite's close shuts PostgreSQL
+    // down (a checkpoint) and closes its files.
+    void (async () => {
+      await client.end().catch(() => undefined);
+      await lite.close();
+      post({ t: 'closed' });
+    })().catch((err: unknown) => post({ t: 'fatal', message: wireError(err).message }));
+  });
+  post({ t: 'ready' });
+}
+
+if (parentPort) {
+  const port = parentPort;
+  main(port, workerData as PGliteWorkerData).catch((err: unknown) => port.postMessage({ t: 'fatal', message: wireError(err).message } satisfies FromWorker));
+}
