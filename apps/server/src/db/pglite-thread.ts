@@ -94,7 +94,8 @@ export class PGliteThread {
   /** Runs one statement for `owner` (a connection); waits while another owner's transaction holds the session. */
   query(owner: object, sql: string, params: readonly unknown[]): Promise<RawResult> {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.closing) return Promise.reject(new Error('the database is closed'));
+    // A transaction already under way may still finish while the database closes.
+    if (this.closing && this.txOwner !== owner) return Promise.reject(new Error('the database is closed'));
     return new Promise<RawResult>((resolve, reject) => {
       const send = (): void => {
         const id = this.nextId++;
