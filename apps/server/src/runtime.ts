@@ -12,6 +12,7 @@ import { createServices, type Services } from './services.js';
 import { createSmtpReceiver, listenSmtp } from './smtp/smtp-receiver.js';
 import { authResolver } from './smtp/auth-dns.js';
 import { InboundAuth } from './smtp/inbound-auth.js';
+import { HostedDomains } from './features/account/hosted-domains.js';
 
 export interface Runtime {
   services: Services;
@@ -59,11 +60,12 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
   const httpAddr = app.server.address();
   const httpPort = typeof httpAddr === 'object' && httpAddr ? httpAddr.port : config.port;
 
+  const domains = new HostedDomains(services.db);
   const inbound = new InboundAuth({
-    db: services.db, resolver: authResolver(config.delivery.dnsServers, config.inboundAuth.dnsTimeoutMs),
+    db: services.db, domains, resolver: authResolver(config.delivery.dnsServers, config.inboundAuth.dnsTimeoutMs),
     hostname: config.smtp.hostname, deadlineMs: config.inboundAuth.deadlineMs, log,
   });
-  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log, inbound }, config.smtp, config.smtpLimits);
+  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log, inbound, domains }, config.smtp, config.smtpLimits);
   const smtpPort = await listenSmtp(smtp, config.smtp.port, config.smtp.host);
 
   const timers: NodeJS.Timeout[] = [];

@@ -3,7 +3,8 @@ import { domainToUnicode } from 'node:url';
 import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth';
 import type { Logger } from 'pino';
 import { SystemFolder } from '@mailwing/shared';
-import { domainKey, isHostedDomain } from '../features/account/account.repository.js';
+import { domainKey } from '../features/account/account.repository.js';
+import type { HostedDomains } from '../features/account/hosted-domains.js';
 import type { LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
 import type { StoredAuthResults } from '../db/types.js';
@@ -29,6 +30,7 @@ const HEADER_BYTES = 1024 * 1024;
 
 export interface InboundAuthDeps {
   db: Db;
+  domains: HostedDomains;
   resolver: DNSResolver;
   /** Our name in Authentication-Results (RFC 8601 authserv-id) and in SPF comments. */
   hostname: string;
@@ -146,7 +148,7 @@ export class InboundAuth {
   private async hosted(domain: string): Promise<boolean> {
     if (!domain) return false;
     const unicode = domainToUnicode(domain);
-    return (await isHostedDomain(this.d.db, domain)) || (unicode !== domain && (await isHostedDomain(this.d.db, unicode)));
+    return (await this.d.domains.has(domain)) || (unicode !== domain && (await this.d.domains.has(unicode)));
   }
 
   private async hostedAmong(domains: string[]): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
-import { resolveLocal, isHostedDomain, type LocalTarget } from '../features/account/account.repository.js';
+import { resolveLocal, type LocalTarget } from '../features/account/account.repository.js';
+import type { HostedDomains } from '../features/account/hosted-domains.js';
 import type { IngestService, LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
 import { traceHeaders } from './received-header.js';
@@ -33,7 +34,7 @@ const isReply = (err: unknown): err is SmtpError => err instanceof Error && type
  * and mail is stored through the account and message features. A message is
  * acknowledged with 250 only after IngestService has fsynced and committed it.
  */
-export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth }, opts: SmtpReceiverOptions, limits: SmtpLimitsConfig): SMTPServer {
+export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth; domains: HostedDomains }, opts: SmtpReceiverOptions, limits: SmtpLimitsConfig): SMTPServer {
   const targets = new WeakMap<SMTPServerSession, Map<string, LocalTarget[]>>();
 
   const guard = new ConnectionGuard(limits, deps.log);
@@ -78,7 +79,7 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
           return cb();
         }
         const domain = rcpt.split('@')[1] ?? '';
-        if (domain && (await isHostedDomain(deps.db, domain))) return tarpit.refuse(session, reply(550, `5.1.1 <${rcpt}>: no such mailbox here`), cb);
+        if (domain && (await deps.domains.has(domain))) return tarpit.refuse(session, reply(550, `5.1.1 <${rcpt}>: no such mailbox here`), cb);
         return tarpit.refuse(session, reply(550, `5.7.1 <${rcpt}>: relaying denied, this server only accepts mail for its hosted domains`), cb);
       })().catch((err: unknown) => {
         deps.log.error({ err }, 'recipient lookup failed');

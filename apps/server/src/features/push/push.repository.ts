@@ -18,6 +18,20 @@ export async function deleteEndpoint(db: Db, endpoint: string): Promise<void> {
   await db.deleteFrom('push_subscriptions').where('endpoint', '=', endpoint).execute();
 }
 
+/**
+ * Which of these mailboxes have any device to notify: a subscription of their own, or
+ * one of a mailbox they are bound into. A superset (a link's liveness is checked later):
+ * it only lets the common case, nobody subscribed, cost one query per delivery.
+ */
+export async function withDevices(db: Db, userIds: number[]): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db.selectFrom('push_subscriptions').select('push_subscriptions.user_id as user_id').where('push_subscriptions.user_id', 'in', userIds)
+    .union(db.selectFrom('mailbox_links').innerJoin('push_subscriptions', 'push_subscriptions.user_id', 'mailbox_links.user_id')
+      .select('mailbox_links.linked_user_id as user_id').where('mailbox_links.linked_user_id', 'in', userIds))
+    .execute();
+  return new Set(rows.map((r) => Number(r.user_id)));
+}
+
 export async function subscriptionsOf(db: Db, userIds: number[]) {
   if (userIds.length === 0) return [];
   return db.selectFrom('push_subscriptions').select(['user_id', 'endpoint', 'p256dh', 'auth']).where('user_id', 'in', userIds).execute();

@@ -81,7 +81,12 @@ export class PushService {
   }
 
   private async notify(mail: NewMail[]): Promise<void> {
-    const candidates = mail.filter((m) => m.folderMid !== SPAM);
+    const maybe = mail.filter((m) => m.folderMid !== SPAM);
+    if (maybe.length === 0) return;
+    // Most mailboxes have no subscribed device: one query settles that before any other
+    // (issue 13: push cost three queries on every delivery).
+    const reachable = await repo.withDevices(this.db, [...new Set(maybe.map((m) => m.userId))]);
+    const candidates = maybe.filter((m) => reachable.has(m.userId));
     if (candidates.length === 0) return;
     const userIds = [...new Set(candidates.map((m) => m.userId))];
     const settings = await settingsOf(this.db, userIds);
