@@ -67,9 +67,11 @@ describe('DATA over the size limit is not kept in memory', () => {
     }
     const growth = { rssMb: (peak.rss - before.rss) / MB, arrayBuffersMb: (peak.arrayBuffers - before.arrayBuffers) / MB };
     console.info(`3 x 150 MB over a ${MAX_BYTES / MB} MB limit: ${JSON.stringify(growth)}, ${Math.round(performance.now() - started)} ms`);
-    // Before the fix all 450 MB were held until the final dot.
+    // Before the fix all 450 MB were held until the final dot: arrayBuffers is the measure
+    // that shows it (245 MB then). RSS also moves with the heap and the collector, so it
+    // only gets a loose bound, far under the 450 MB sent (it once grew 62 MB under CI load).
     expect(growth.arrayBuffersMb).toBeLessThan(60);
-    expect(growth.rssMb).toBeLessThan(60);
+    expect(growth.rssMb).toBeLessThan(200);
   }, 180_000);
 
   it('a message of exactly the limit arrives whole, one byte more gets 552', async () => {
