@@ -1,12 +1,14 @@
 import { fileURLToPath } from 'node:url';
 
 // Fixed test ports, away from the defaults a developer may have running.
-export const HTTP_PORT = 18080;
-export const SMTP_PORT = 12525;
+// E2E_PORT_OFFSET moves them all, so two checkouts can run the suite at once.
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
+export const HTTP_PORT = 18080 + offset;
+export const SMTP_PORT = 12525 + offset;
 /** The outside world's mail server stand-in: the server relays mail for other domains here. */
-export const MX_PORT = 12526;
+export const MX_PORT = 12526 + offset;
 /** WeChat's stand-in (its OAuth authorize page and code exchange): the e2e server runs with WeChat login on against it. */
-export const WECHAT_PORT = 12527;
+export const WECHAT_PORT = 12527 + offset;
 export const BASE_URL = `http://127.0.0.1:${HTTP_PORT}`;
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST_DIR = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
