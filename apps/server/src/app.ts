@@ -22,6 +22,8 @@ import { wechatRoutes } from './features/wechat/wechat.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
+import { signatureRoutes } from './features/signature/signature.routes.js';
+import { templateRoutes } from './features/template/template.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -80,6 +82,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   mailboxLinkRoutes(app, services.links);
   wechatRoutes(app, services.wechat);
   securityRoutes(app, services);
+  signatureRoutes(app, services.signatures);
+  templateRoutes(app, services.templates);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -32,6 +32,8 @@ import { EmailCodes } from './features/security/email-codes.js';
 import { ResetService } from './features/security/reset.service.js';
 import { SecurityService } from './features/security/security.service.js';
 import { VerifyService } from './features/security/verify.service.js';
+import { SignatureService } from './features/signature/signature.service.js';
+import { TemplateService } from './features/template/template.service.js';
 
 export interface Services {
   config: Config;
@@ -67,6 +69,9 @@ export interface Services {
   reset: ResetService;
   security: SecurityService;
   devices: DevicesService;
+  /** Issue 16: signatures and templates. */
+  signatures: SignatureService;
+  templates: TemplateService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -114,5 +119,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     settings: new SettingService(db, blobs),
     push, links,
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
+    signatures: new SignatureService({ db }),
+    templates: new TemplateService({ db }),
   };
 }

@@ -8,3 +8,5 @@ export * from './contacts.js';
 export * from './directory.js';
 export * from './security.js';
 export * from './setting.js';
+export * from './signature.js';
+export * from './template.js';
