@@ -57,6 +57,10 @@ const ChooseMemberPage = lazy(() => import('./pages/modules/choose-member'));
 const MemberDetailPage = lazy(() => import('./pages/modules/member-detail'));
 const MemberEditPage = lazy(() => import('./pages/modules/member-edit'));
 const SearchMemberPage = lazy(() => import('./pages/modules/search-member'));
+// Mail rules (issue 16): signatures and templates
+const SettingSignaturePage = lazy(() => import('./pages/modules/setting-signature'));
+const SettingTemplatePage = lazy(() => import('./pages/modules/setting-template'));
+const AdminTemplatePage = lazy(() => import('./pages/admin/template'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -122,5 +126,8 @@ export const router = createHashRouter([
   { path: '/pages/modules/member-detail/index', element: lazyPage(MemberDetailPage) },
   { path: '/pages/modules/member-edit/index', element: lazyPage(MemberEditPage) },
   { path: '/pages/modules/search-member/index', element: lazyPage(SearchMemberPage) },
+  { path: '/pages/modules/setting-signature/index', element: lazyPage(SettingSignaturePage) },
+  { path: '/pages/modules/setting-template/index', element: lazyPage(SettingTemplatePage) },
+  { path: '/pages/admin/template/index', element: lazyPage(AdminTemplatePage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

@@ -264,6 +264,11 @@ export const en = {
   purgedMany: (n: number) => (n === 1 ? 'Deleted for good' : `${n} mails deleted for good`),
   notFound: 'This page does not exist.',
   goHome: 'Go to inbox',
+  // Settings tab: the "Mail rules" group (issue 16)
+  stMailRules: 'Mail rules',
+  stSignature: 'Signatures',
+  stTemplate: 'Templates',
+  stAdminTemplate: 'Company templates',
 };
 
 export type Messages = typeof en;

@@ -243,4 +243,8 @@ export const zh: Messages = {
   purgedMany: (n: number) => (n === 1 ? '已彻底删除' : `已彻底删除 ${n} 封邮件`),
   notFound: '页面不存在。',
   goHome: '返回收件箱',
+  stMailRules: '邮件规则',
+  stSignature: '签名',
+  stTemplate: '模板',
+  stAdminTemplate: '企业模板',
 };

@@ -138,6 +138,8 @@ const FORWARD_MARK = /^-{6,}/;
  */
 export function ownText(html: string): string {
   const doc = new DOMParser().parseFromString(html, 'text/html');
+  // The signature is not what the writer wrote (issue 16): a reply of only a signature is empty.
+  for (const signature of doc.querySelectorAll('div.mw-signature, div[data-mw-signature]')) signature.remove();
   for (const quoted of doc.querySelectorAll('blockquote')) {
     // …with its "On <date>, <who> wrote:" line just above.
     const intro = quoted.previousElementSibling;

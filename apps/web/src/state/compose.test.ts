@@ -49,6 +49,9 @@ interface Posted {
 }
 let posted: Posted[] = [];
 let draftIds = 0;
+// The sender's default signature the fake server hands out (issue 16).
+let signature: { id: string; name: string; html: string; updatedAt: number } | null = null;
+let signatureAsked: Array<{ mode: string | null; token: string | null }> = [];
 
 function server(): void {
   vi.stubGlobal('fetch', vi.fn(async (input: string, init: RequestInit) => {
@@ -56,6 +59,10 @@ function server(): void {
     const path = url.pathname.replace('/h5', '');
     const reply = (data: unknown) => new Response(JSON.stringify({ code: 200, data }), { status: 200 });
     if (path === '/write/limits') return reply({ maxFiles: 52, maxFileBytes: 1000, maxTotalBytes: 1500, blockedExtensions: ['exe'] });
+    if (path === '/signature/default') {
+      signatureAsked.push({ mode: url.searchParams.get('mode'), token: url.searchParams.get('t') });
+      return reply({ signature });
+    }
     posted.push({ path, body: new URLSearchParams(String(init.body)) });
     if (path === '/write/draft') {
       // The server answers a little later, so saves can overlap if we let them.
@@ -76,6 +83,8 @@ beforeEach(async () => {
   setLanguage('en');
   session.setToken('tok');
   posted = [];
+  signature = null;
+  signatureAsked = [];
   draftIds = 0;
   FakeXhr.all = [];
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
@@ -83,6 +92,7 @@ beforeEach(async () => {
   entry += 1;
   compose.begin(`entry-${entry}`, null);
   await vi.waitFor(() => expect(compose.get().limits.maxTotalBytes).toBe(1500));
+  await vi.waitFor(() => expect(compose.get().phase).toBe('ready'));
 });
 
 afterEach(() => {
@@ -187,5 +197,18 @@ describe('one mail per compose page', () => {
     expect(compose.get().subject).toBe('Kept');
     compose.begin(`entry-${entry}-other`, null);
     expect(compose.get().subject).toBe('');
+  });
+});
+
+describe('signature', () => {
+  it("starts a new mail with the sender's new-mail signature, which by itself is not a change to save", async () => {
+    signature = { id: '7', name: 'Work', html: '<p>Alice Wang</p>', updatedAt: 0 };
+    signatureAsked = [];
+    compose.begin(`entry-${entry}-sig`, null);
+    expect(compose.get().phase).toBe('loading');
+    await vi.waitFor(() => expect(compose.get().phase).toBe('ready'));
+    expect(compose.get().html).toBe('<p></p><div class="mw-signature" data-mw-signature=""><p>Alice Wang</p></div>');
+    expect(signatureAsked).toEqual([{ mode: 'new', token: 'tok' }]);
+    expect(compose.unsaved()).toBe(false);
   });
 });

@@ -3,6 +3,9 @@ import { api, type ComposeForm } from '../api/endpoints';
 import { ABORTED, ApiError } from '../api/request';
 import { addRecipients, checkFiles, DEFAULT_LIMITS, formatRecipients, type AttachProblem, type Recipient } from './compose-rules';
 import { createStore, useStore } from './store';
+import { placeSignature } from './signature-block';
+import { session } from './session';
+import { signatureFor, signaturePlace } from './signature-seam';
 
 // The mail being written. It lives outside the compose page so that it
 // survives a visit to the attachment page and back, and so that uploads go on
@@ -105,9 +108,24 @@ function abortUploads(): void {
   uploads.clear();
 }
 
+/** The body with the sender's signature for this mode (issue 16), set before the editor shows it. */
+async function withSignature(html: string, mode: ComposeMode | null): Promise<string> {
+  const place = signaturePlace(mode);
+  if (!place) return html;
+  const s = session.get();
+  const signature = await signatureFor(mode, { email: s.currentEmailName, token: s.token });
+  return signature ? placeSignature(html, signature.html, place) : html;
+}
+
+async function startNew(gen: number): Promise<void> {
+  const html = await withSignature('', null);
+  if (gen === generation) composeStore.set({ phase: 'ready', html });
+}
+
 async function load(source: NonNullable<ComposeSource>, gen: number): Promise<void> {
   try {
-    const data = await api.loadCompose(source.mid, source.mode);
+    const loaded = await api.loadCompose(source.mid, source.mode);
+    const data = { ...loaded, html: await withSignature(loaded.html, source.mode) };
     if (gen !== generation) return;
     composeStore.set({
       phase: 'ready',
@@ -163,8 +181,9 @@ export const compose = {
     abortUploads();
     generation += 1;
     const { limits } = get();
-    composeStore.set({ ...EMPTY, limits, entryKey, source, phase: source ? 'loading' : 'ready' });
+    composeStore.set({ ...EMPTY, limits, entryKey, source, phase: 'loading' });
     if (source) void load(source, generation);
+    else void startNew(generation);
     const gen = generation;
     void api.composeLimits().then((l) => {
       if (gen === generation) composeStore.set({ limits: l });

@@ -23,6 +23,9 @@ const ROUTES = {
   version: '/pages/other/version',
   about: '/pages/modules/setting-about/index',
   agreement: '/pages/other/agreement',
+  signature: '/pages/modules/setting-signature/index',
+  template: '/pages/modules/setting-template/index',
+  adminTemplate: '/pages/admin/template/index',
 } as const;
 
 /** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
@@ -73,6 +76,11 @@ export default function SettingPage() {
         {row('language', m.language, language === 'zh' ? m.languageZh : m.languageEn)}
         {row('notify', m.stNotify)}
         {row('gesture', m.stGesture, onOff(gestureLockEnabled(email)))}
+      </List>
+      <List className="mw-gap" header={m.stMailRules} data-group="mail-rules">
+        {row('signature', m.stSignature)}
+        {row('template', m.stTemplate)}
+        {settings?.role === 'admin' && row('adminTemplate', m.stAdminTemplate)}
       </List>
       <List className="mw-gap">
         {row('version', m.stVersion, APP_VERSION)}

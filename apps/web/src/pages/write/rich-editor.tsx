@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Dialog, Input } from 'antd-mobile';
 import { LinkOutline, PictureOutline } from 'antd-mobile-icons';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
@@ -6,6 +6,7 @@ import StarterKit from '@tiptap/starter-kit';
 import Link from '@tiptap/extension-link';
 import Image from '@tiptap/extension-image';
 import { useT } from '../../i18n';
+import { SignatureNode } from './signature-node';
 
 export interface RichEditorProps {
   /** The HTML the editor starts from; later changes of this prop are ignored (remount to reset). */
@@ -14,6 +15,10 @@ export interface RichEditorProps {
   onChange: (html: string, text: string) => void;
   /** Uploads an image and resolves to its URL, or null when it was refused (the caller says why). */
   onImage: (file: File) => Promise<string | null>;
+  /** More toolbar buttons (compose's template button). */
+  tools?: ReactNode;
+  /** Hands out the editor once made (swapping the signature, inserting a template at the cursor). */
+  onEditor?: (editor: Editor | null) => void;
 }
 
 interface ToolProps {
@@ -70,7 +75,7 @@ async function askLink(m: ReturnType<typeof useT>, current: string): Promise<str
   return /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`;
 }
 
-function Toolbar({ editor, onImage }: { editor: Editor; onImage: RichEditorProps['onImage'] }) {
+function Toolbar({ editor, onImage, tools }: { editor: Editor; onImage: RichEditorProps['onImage']; tools?: ReactNode }) {
   const m = useT();
   const picker = useRef<HTMLInputElement>(null);
   const state = useEditorState({
@@ -114,6 +119,7 @@ function Toolbar({ editor, onImage }: { editor: Editor; onImage: RichEditorProps
       <Tool label={state.link ? m.removeLink : m.link} active={state.link} onPress={() => void link()}><LinkOutline /></Tool>
       <Tool label={m.quote} active={state.blockquote} onPress={() => editor.chain().focus().toggleBlockquote().run()}><Glyph className="is-quote">”</Glyph></Tool>
       <Tool label={m.image} onPress={() => picker.current?.click()}><PictureOutline /></Tool>
+      {tools}
       <input
         ref={picker}
         type="file"
@@ -130,7 +136,7 @@ function Toolbar({ editor, onImage }: { editor: Editor; onImage: RichEditorProps
 }
 
 /** The mail body: TipTap with a phone-sized toolbar. Loaded on demand (it is most of the compose page's weight). */
-export default function RichEditor({ initialHtml, placeholder, onChange, onImage }: RichEditorProps) {
+export default function RichEditor({ initialHtml, placeholder, onChange, onImage, tools, onEditor }: RichEditorProps) {
   // The editor keeps the callbacks it was created with; this one always calls the latest.
   const changed = useRef(onChange);
   changed.current = onChange;
@@ -140,7 +146,9 @@ export default function RichEditor({ initialHtml, placeholder, onChange, onImage
       // the toolbar offers what a phone user writes with.
       StarterKit.configure({ link: false }),
       Link.configure({ openOnClick: false, autolink: true, defaultProtocol: 'https' }),
-      Image.configure({ inline: false }),
+      // Small data: images are how a signature or template carries a logo (issue 16).
+      Image.configure({ inline: false, allowBase64: true }),
+      SignatureNode,
     ],
     content: initialHtml,
     editorProps: {
@@ -149,10 +157,16 @@ export default function RichEditor({ initialHtml, placeholder, onChange, onImage
     onUpdate: ({ editor: e }) => changed.current(e.getHTML(), e.getText()),
   });
   const empty = useEditorState({ editor, selector: ({ editor: e }) => e?.isEmpty ?? true });
+  const handOut = useRef(onEditor);
+  handOut.current = onEditor;
+  useEffect(() => {
+    handOut.current?.(editor);
+    return () => handOut.current?.(null);
+  }, [editor]);
   if (!editor) return null;
   return (
     <div className="mw-editor">
-      <Toolbar editor={editor} onImage={onImage} />
+      <Toolbar editor={editor} onImage={onImage} tools={tools} />
       <div className="mw-editor-area">
         {empty && <div className="mw-editor-placeholder" aria-hidden="true">{placeholder}</div>}
         <EditorContent editor={editor} />
