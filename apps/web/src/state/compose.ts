@@ -203,6 +203,11 @@ export const compose = {
     composeStore.set({ ...patch, revision: get().revision + 1 });
   },
 
+  /** The mail now goes out from another mailbox (issue 16): its draft there starts afresh. */
+  senderChanged(): void {
+    composeStore.set({ draftId: null, revision: get().revision + 1 });
+  },
+
   addRecipients(field: 'to' | 'cc' | 'bcc', more: Recipient[]): void {
     if (more.length === 0) return;
     compose.edit({ [field]: addRecipients(get()[field], more) });

@@ -5,7 +5,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DATE_PICKER_YEARS, isImageFile, type ComposeMode } from '@mailwing/shared';
 import { api, refreshMbox, uploadedFileUrl } from '../../api/endpoints';
 import { ApiError } from '../../api/request';
-import { useT, type Messages } from '../../i18n';
+import { useLanguage, useT, type Messages } from '../../i18n';
 import { compose, useCompose, type ComposeSource } from '../../state/compose';
 import { checkFiles, mentionsAttachment, ownText, sendProblems, type SendField, type SendProblem } from '../../state/compose-rules';
 import { takeChosenRecipients, type RecipientField } from '../../state/recipient-choice';
@@ -16,6 +16,9 @@ import { ErrorState } from '../../ui/state-view';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 import { AddressField } from './address-field';
 import { AttachmentItems, problemText } from './attachment-items';
+import type { Editor } from '@tiptap/react';
+import { FromRow } from './from-row';
+import { insertTemplate, TemplateSheet, TemplateTool } from './template-sheet';
 
 // The editor is most of this page's weight: it loads in its own chunk while
 // the header fields are already usable.
@@ -65,6 +68,10 @@ export default function WritePage() {
   // Set when this page opens the attachment page: the mail stays open, so no "saved" note.
   const staying = useRef(false);
   const entryKey = location.key;
+  // The live editor (issue 16): the From row swaps its signature, the template sheet inserts into it.
+  const [editor, setEditor] = useState<Editor | null>(null);
+  const [templates, setTemplates] = useState(false);
+  const language = useLanguage();
 
   useEffect(() => {
     compose.begin(entryKey, sourceOf(params));
@@ -213,6 +220,7 @@ export default function WritePage() {
         <ErrorState onRetry={() => compose.retry()} />
       ) : (
         <form className="mw-compose-form" onSubmit={(e) => e.preventDefault()} noValidate>
+          {!state.source && <FromRow editor={editor} />}
           <AddressField
             name="to"
             label={m.to}
@@ -346,8 +354,14 @@ export default function WritePage() {
                 compose.edit({ html, text });
               }}
               onImage={onImage}
+              onEditor={setEditor}
+              tools={<TemplateTool onPress={() => setTemplates(true)} />}
             />
           </Suspense>
+          <TemplateSheet open={templates} onClose={() => setTemplates(false)} onPick={(t) => {
+            setTemplates(false);
+            if (editor) insertTemplate(editor, t, language);
+          }} />
           {state.savedAt && <div className="mw-compose-saved" role="status">{m.draftSaved(formatDateTime(Math.floor(state.savedAt / 1000)).slice(11))}</div>}
         </form>
       )}

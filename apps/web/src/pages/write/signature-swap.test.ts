@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Editor } from '@tiptap/core';
 import StarterKit from '@tiptap/starter-kit';
 import { placeSignature } from '../../state/signature-block';
-import { SignatureNode, swapSignature } from './signature-node';
+import { SignatureNode } from './signature-node';
+import { swapSignature } from './signature-swap';
 
 const sigA = '<p>Alice Wang<br>Demo Co</p>';
 const sigB = '<p>— Alice (support)</p>';
