@@ -60,6 +60,7 @@ describe('signatures', () => {
     expect(d).toEqual({ newMail: work, reply: null, replySameAsNew: false });
     expect(await resolved(alice, 'reply')).toBeNull();
     d = (await s.post<SignatureList>('/h5/signature/defaults', { reply: 'same' }, alice)).data.defaults;
+    expect(d).toEqual({ newMail: work, reply: null, replySameAsNew: true });
     expect(await resolved(alice, 'reply')).toBe('Work');
   });
 

@@ -49,6 +49,7 @@ export const enMailTexts = {
   tplVariables: 'Variables filled in when inserted: {{recipient.name}}, {{recipient.email}}, {{sender.name}}, {{sender.email}}, {{date}}, {{company}}.',
   tplInsert: 'Insert template',
   tplNoneToInsert: 'No templates yet. Add them in Settings › Templates.',
+  tplAdminNote: 'Everyone in the company can use these in compose; only administrators can change them.',
   tplAdminOnly: 'Only the company administrator can change company templates.',
   // Compose
   composeFrom: 'From',

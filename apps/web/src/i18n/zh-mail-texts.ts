@@ -48,6 +48,7 @@ export const zhMailTexts: typeof enMailTexts = {
   tplVariables: '插入时自动填写的变量：{{recipient.name}}（收件人姓名）、{{recipient.email}}、{{sender.name}}、{{sender.email}}、{{date}}（日期）、{{company}}（公司）。',
   tplInsert: '插入模板',
   tplNoneToInsert: '还没有模板。可在"设置 › 模板"中添加。',
+  tplAdminNote: '企业内所有人写信时都可使用；只有管理员可以修改。',
   tplAdminOnly: '只有企业管理员可以修改企业模板。',
   composeFrom: '发件人',
   save: '保存',

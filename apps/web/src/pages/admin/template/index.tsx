@@ -34,7 +34,7 @@ export default function AdminTemplatePage() {
     <Page title={m.titleAdminTemplate} back={TAB_ROUTES.settings}>
       {settings && !admin ? <EmptyState text={m.tplAdminOnly} /> : failed && !shelf ? <ErrorState onRetry={() => void load()} /> : (
         <PullToRefresh onRefresh={load} pullingText={m.pullToRefresh} canReleaseText={m.releaseToRefresh} refreshingText={m.refreshing} completeText={m.refreshed}>
-          <div className="mw-texts-hint">{m.tplCompanyNote}</div>
+          <div className="mw-texts-hint">{m.tplAdminNote}</div>
           {shelf && <ShelfEditor shelf={shelf} api={templateApi.company} onChanged={load} />}
         </PullToRefresh>
       )}
