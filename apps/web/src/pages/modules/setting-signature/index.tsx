@@ -59,6 +59,10 @@ export default function SettingSignaturePage() {
 
   const save = async () => {
     if (!editing) return;
+    if (!editing.name.trim()) {
+      Toast.show({ content: `${m.sigName}: ${m.reasons['input.too_short']}` });
+      return;
+    }
     setSaving(true);
     try {
       const saved = editing.id ? await signatureApi.update(editing.id, editing.name, editing.html) : await signatureApi.create(editing.name, editing.html);

@@ -36,6 +36,10 @@ export function ShelfEditor({ shelf, api, onChanged }: { shelf: TemplateShelf; a
 
   const save = async () => {
     if (!editing) return;
+    if (!editing.name.trim()) {
+      Toast.show({ content: `${m.tplName}: ${m.reasons['input.too_short']}` });
+      return;
+    }
     setSaving(true);
     const v = { name: editing.name, categoryId: editing.categoryId, subject: editing.subject, html: editing.html };
     try {
