@@ -119,6 +119,14 @@ describe('signatures', () => {
     expect((await list(alice)).list.length).toBe(before + 1);
   });
 
+  it('lists its routes in the OpenAPI document', async () => {
+    const doc = await (await fetch(`${s.base}/h5/openapi.json`)).json() as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
+      '/h5/signature/list', '/h5/signature/default', '/h5/signature/create', '/h5/signature/update', '/h5/signature/delete', '/h5/signature/defaults',
+      '/h5/template/list', '/h5/template/create', '/h5/template/category-create', '/h5/admin/templates/list', '/h5/admin/templates/create',
+    ]));
+  });
+
   it(`stops at ${SIGNATURE_MAX_COUNT} per mailbox, even when created at once`, async () => {
     const token = await s.login('admin@demo.test');
     const results = await Promise.all(Array.from({ length: SIGNATURE_MAX_COUNT + 5 }, (_, i) => create(token, `S${i}`, `<p>${i}</p>`)));
