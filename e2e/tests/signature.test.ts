@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { BASE_URL, DEMO_PASSWORD } from '../env';
-import { api, apiToken, login, phoneSuite } from '../helpers';
+import { api, apiToken, login, phoneSuite, screenshot } from '../helpers';
 
 // Issue 16, signatures and templates through the real UI at 390×844: set a signature,
 // reply to a mail and find it in the reply; insert a template in two taps; switch the
@@ -106,4 +106,5 @@ it('inserts a template in two taps, then swaps the signature when the sender cha
   expect(text).not.toContain(aliceSig);
   expect(await page.locator('.mw-editor-content .mw-signature').count()).toBe(1);
   expect(await page.locator('[data-row=from]').innerText()).toContain('bob@demo.test');
+  await screenshot(page, 'signature-compose-after-switch');
 });
