@@ -61,7 +61,26 @@ export const RuleOrderInput = z.object({
 });
 export const RuleToggleInput = z.object({ id: ruleId, enabled: flag });
 
-export const Rule = RuleInput.extend({ id: z.string(), position: z.number().int() });
+// Responses are encoded by the serializer, so their schemas carry no input transforms.
+const RuleConditionOut = z.discriminatedUnion('field', [
+  z.object({ field: TextField, op: TextOp, value: z.string() }),
+  z.object({ field: z.literal('header'), name: z.string(), op: z.enum(['contains', 'not_contains', 'equals', 'exists']), value: z.string() }),
+  z.object({ field: z.literal('size'), op: z.enum(['over', 'under']), value: z.number() }),
+  z.object({ field: z.literal('attachment'), op: z.enum(['yes', 'no']) }),
+]);
+const RuleActionOut = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('move'), folder: z.string() }),
+  z.object({ type: z.literal('tag'), tag: z.string() }),
+  z.object({ type: z.literal('read') }),
+  z.object({ type: z.literal('star') }),
+  z.object({ type: z.literal('forward'), to: z.string() }),
+  z.object({ type: z.literal('delete') }),
+  z.object({ type: z.literal('reject'), message: z.string() }),
+]);
+export const Rule = z.object({
+  id: z.string(), position: z.number().int(), name: z.string(), enabled: z.boolean(), match: z.enum(['all', 'any']),
+  conditions: z.array(RuleConditionOut), actions: z.array(RuleActionOut), stop: z.boolean(),
+});
 export type Rule = z.infer<typeof Rule>;
 export const RuleList = z.object({ list: z.array(Rule) });
 export type RuleList = z.infer<typeof RuleList>;

@@ -49,6 +49,11 @@ export class IngestService {
     this.rules = engine;
   }
 
+  /** The same engine for compose's local delivery, which writes its rows itself. */
+  get ruleEngine(): RuleEngine | undefined {
+    return this.rules;
+  }
+
   async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent): Promise<number[]> {
     if (recipients.length === 0) return [];
     // Parsing (a worker thread) and the blob's fsyncs (the disk) overlap.
