@@ -57,6 +57,10 @@ const ChooseMemberPage = lazy(() => import('./pages/modules/choose-member'));
 const MemberDetailPage = lazy(() => import('./pages/modules/member-detail'));
 const MemberEditPage = lazy(() => import('./pages/modules/member-edit'));
 const SearchMemberPage = lazy(() => import('./pages/modules/search-member'));
+// Filter rules and auto-reply (issue 16)
+const SettingFilterPage = lazy(() => import('./pages/modules/setting-filter'));
+const SettingFilterEditPage = lazy(() => import('./pages/modules/setting-filter-edit'));
+const SettingAutoReplyPage = lazy(() => import('./pages/modules/setting-autoreply'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -122,5 +126,8 @@ export const router = createHashRouter([
   { path: '/pages/modules/member-detail/index', element: lazyPage(MemberDetailPage) },
   { path: '/pages/modules/member-edit/index', element: lazyPage(MemberEditPage) },
   { path: '/pages/modules/search-member/index', element: lazyPage(SearchMemberPage) },
+  { path: '/pages/modules/setting-filter/index', element: lazyPage(SettingFilterPage) },
+  { path: '/pages/modules/setting-filter-edit/index', element: lazyPage(SettingFilterEditPage) },
+  { path: '/pages/modules/setting-autoreply/index', element: lazyPage(SettingAutoReplyPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

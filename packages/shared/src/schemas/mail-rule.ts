@@ -44,12 +44,22 @@ export const RuleAction = z.discriminatedUnion('type', [
 ]);
 export type RuleAction = z.infer<typeof RuleAction>;
 
+/** The web client posts forms (spec §7): a list travels as a JSON string in its field. */
+const jsonList = <T extends z.ZodType>(item: T) => z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+}, item);
+
 export const RuleInput = z.object({
   name: z.string({ error: 'is required' }).trim().min(1, 'Give the rule a name').max(60, 'at most 60 characters'),
   enabled: flag.default(true),
   match: z.enum(['all', 'any']).default('all'),
-  conditions: z.array(RuleCondition).min(1, 'Add at least one condition').max(RULE_LIMITS.conditions),
-  actions: z.array(RuleAction).min(1, 'Add at least one action').max(RULE_LIMITS.actions),
+  conditions: jsonList(z.array(RuleCondition).min(1, 'Add at least one condition').max(RULE_LIMITS.conditions)),
+  actions: jsonList(z.array(RuleAction).min(1, 'Add at least one action').max(RULE_LIMITS.actions)),
   stop: flag.default(false),
 });
 export type RuleInput = z.infer<typeof RuleInput>;

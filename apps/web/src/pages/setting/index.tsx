@@ -23,6 +23,8 @@ const ROUTES = {
   version: '/pages/other/version',
   about: '/pages/modules/setting-about/index',
   agreement: '/pages/other/agreement',
+  filter: '/pages/modules/setting-filter/index',
+  autoreply: '/pages/modules/setting-autoreply/index',
 } as const;
 
 /** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
@@ -73,6 +75,10 @@ export default function SettingPage() {
         {row('language', m.language, language === 'zh' ? m.languageZh : m.languageEn)}
         {row('notify', m.stNotify)}
         {row('gesture', m.stGesture, onOff(gestureLockEnabled(email)))}
+      </List>
+      <List className="mw-gap" header={m.stMailRules}>
+        {row('filter', m.stFilterRules)}
+        {row('autoreply', m.stAutoReply)}
       </List>
       <List className="mw-gap">
         {row('version', m.stVersion, APP_VERSION)}
