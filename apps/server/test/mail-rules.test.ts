@@ -104,7 +104,7 @@ describe('the evaluator', () => {
   it('never forwards or rejects automatic, list or bulk mail', () => {
     const r = compile({ id: 1, name: 'f', enabled: true, matchAll: true, conditions: [{ field: 'subject', op: 'contains', value: 'invoice' }], actions: [{ type: 'forward', to: 'x@y.test' }, { type: 'reject', message: 'no' }, { type: 'star' }], stop: false });
     expect(evaluate([r], mail())).toMatchObject({ forwards: [{ to: 'x@y.test' }], reject: 'no' });
-    for (const headers of [{ 'auto-submitted': 'auto-replied' }, { 'list-id': '<dev.lists.example.com>' }, { precedence: 'bulk' }, { precedence: 'junk' }]) {
+    for (const headers of [{ 'auto-submitted': 'auto-replied' }, { 'list-id': '<dev.lists.example.com>' }, { precedence: 'bulk' }, { precedence: 'junk' }] as Record<string, string>[]) {
       expect(evaluate([r], mail({ headers }))).toMatchObject({ forwards: [], reject: null, star: true });
     }
     expect(evaluate([r], mail({ headers: { 'auto-submitted': 'no' } })).forwards).toHaveLength(1);

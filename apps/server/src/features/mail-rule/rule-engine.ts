@@ -36,6 +36,12 @@ export function ruleMailOf(content: ParsedContent, size: number): RuleMail {
   };
 }
 
+/**
+ * A mailbox's enabled rules, and which of the folders they move mail to exist: a rule may
+ * name a folder deleted since, and a row in a missing folder would fail the delivery.
+ */
+interface Cached { rules: CompiledRule[]; folders: Set<number>; expires: number }
+
 interface Forward { userId: number; ruleId: number; to: string; raw: Buffer; staged: StagedBlob | null; localTargets: number[]; box: Mailbox }
 
 /**
@@ -96,7 +102,7 @@ export class RuledDelivery<R extends RuleRecipient> {
  * one query unless this node read them within `cacheMs`; nothing lives only here.
  */
 export class RuleEngine {
-  private readonly cache = new Map<number, { rules: CompiledRule[]; expires: number }>();
+  private readonly cache = new Map<number, Cached>();
   private ingest: IngestService | undefined;
   readonly autoReply: AutoReplyPlanner;
 
@@ -114,21 +120,22 @@ export class RuleEngine {
     this.cache.delete(userId);
   }
 
-  async rulesOf(db: Db, userIds: number[]): Promise<Map<number, CompiledRule[]>> {
+  async rulesOf(db: Db, userIds: number[]): Promise<Map<number, Cached>> {
     const at = Date.now();
-    const out = new Map<number, CompiledRule[]>();
+    const out = new Map<number, Cached>();
     const missing: number[] = [];
     for (const u of userIds) {
       const hit = this.cache.get(u);
-      if (hit && hit.expires > at) out.set(u, hit.rules);
+      if (hit && hit.expires > at) out.set(u, hit);
       else missing.push(u);
     }
     if (missing.length > 0) {
       const loaded = await repo.enabledRules(db, missing);
       for (const [u, rules] of loaded) {
-        const compiled = rules.map(compile);
-        this.cache.set(u, { rules: compiled, expires: at + (this.d.cacheMs ?? 5_000) });
-        out.set(u, compiled);
+        const targets = [...new Set(rules.flatMap((r) => r.actions.flatMap((a) => (a.type === 'move' ? [Number(a.folder)] : []))))];
+        const entry = { rules: rules.map(compile), folders: await repo.existingFolders(db, u, targets), expires: at + (this.d.cacheMs ?? 5_000) };
+        this.cache.set(u, entry);
+        out.set(u, entry);
       }
     }
     return out;
@@ -152,8 +159,9 @@ export class RuleEngine {
     const tags = new Map<number, number[]>();
     const wanted: { userId: number; ruleId: number; to: string }[] = [];
     for (const r of input.recipients) {
-      const list = open.includes(r) ? rules.get(r.userId) : undefined;
-      if (!list || list.length === 0) {
+      const mine = open.includes(r) ? rules.get(r.userId) : undefined;
+      const list = mine?.rules;
+      if (!mine || !list || list.length === 0) {
         kept.push(r);
         continue;
       }
@@ -164,7 +172,8 @@ export class RuleEngine {
       }
       let folder = o.deleted ? DELETED : o.folder;
       if (folder === SPAM && r.listed === 'allowed') folder = null;
-      if (folder !== null && folder !== r.folderMid && !(await repo.existingFolders(db, r.userId, [folder])).has(folder)) folder = null;
+      // Deleted (4) always exists; a folder deleted within the cache's lifetime fails this mail's commit alone (451, retried).
+      if (folder !== null && folder !== DELETED && !mine.folders.has(folder)) folder = null;
       kept.push({ ...r, folderMid: folder ?? r.folderMid, seen: r.seen || o.read, star: r.star || o.star });
       if (o.tags.length > 0) tags.set(r.userId, o.tags);
       if (mail.headers[FORWARDED_HEADER] === undefined) for (const f of o.forwards) wanted.push({ userId: r.userId, ...f });
