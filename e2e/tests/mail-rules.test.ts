@@ -36,7 +36,7 @@ describe('filter rules', () => {
     await page.waitForURL(/setting-filter\/index/);
     await page.locator('[data-action=add-rule]').click();
     await page.waitForURL(/setting-filter-edit\/index/);
-    await page.getByLabel('Name', { exact: true }).fill(`File ${word}`);
+    await page.locator('#rule-name').fill(`File ${word}`);
     await page.locator('[data-condition=subject] input').fill(word);
     const dry = page.locator('[data-dry-run]');
     await dry.filter({ hasText: /Matches 2 of the last \d+ mails/ }).waitFor();

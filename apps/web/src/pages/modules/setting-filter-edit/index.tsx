@@ -81,7 +81,7 @@ export default function SettingFilterEditPage() {
     <Page title={id ? m.titleRuleEdit : m.titleRuleNew} back={LIST_ROUTE}>
       <List>
         <List.Item title={m.ruleName}>
-          <Input placeholder={m.ruleNamePlaceholder} value={draft.name} maxLength={60} onChange={(name) => setDraft((d) => ({ ...d, name }))} aria-label={m.ruleName} />
+          <Input id="rule-name" placeholder={m.ruleNamePlaceholder} value={draft.name} maxLength={60} onChange={(name) => setDraft((d) => ({ ...d, name }))} aria-label={m.ruleName} />
         </List.Item>
         <List.Item title={m.ruleMatch}>
           <Selector
