@@ -110,7 +110,7 @@ export class MailRuleService {
   /** One batch of one open job; the queue runner calls it until there is no work. Returns the mails scanned. */
   async runJobs(batch = 100): Promise<number> {
     const after: JobAfter = { staged: [], local: [], queued: false };
-    let n = 0;
+    let n: number;
     try {
       n = await this.db.transaction().execute(async (trx) => {
         const j = await jobs.lockOpenJob(trx);

@@ -47,7 +47,7 @@ export default function SettingFilterEditPage() {
       rulesApi.dryRun({ ...draft, name: draft.name || '-', actions: [{ type: 'read' }] }).then(setDry, () => setDry(null));
     }, 350);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only the conditions change the count
+    // Only the conditions (and match) change the count, and `key` stands for them.
   }, [key, ready]);
 
   useEffect(() => {
