@@ -51,7 +51,12 @@ export async function updateRule(db: Db, userId: number, id: number, v: RuleValu
   await db.updateTable('mail_rules').set({ ...values(v), updated_at: now }).where('user_id', '=', userId).where('id', '=', id).execute();
 }
 
+/**
+ * The rule's jobs go first: a job batch holds its job row and then needs the rule row
+ * (its effects reference it), so deleting in the other order could deadlock with it.
+ */
 export async function deleteRule(db: Db, userId: number, id: number): Promise<void> {
+  await db.deleteFrom('mail_rule_jobs').where('user_id', '=', userId).where('rule_id', '=', id).execute();
   await db.deleteFrom('mail_rules').where('user_id', '=', userId).where('id', '=', id).execute();
 }
 

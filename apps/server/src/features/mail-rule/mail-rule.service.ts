@@ -65,7 +65,7 @@ export class MailRuleService {
 
   async remove(userId: number, id: string): Promise<void> {
     await this.require(userId, id);
-    await repo.deleteRule(this.db, userId, Number(id));
+    await this.db.transaction().execute((trx) => repo.deleteRule(trx, userId, Number(id)));
     this.engine.invalidate(userId);
   }
 
