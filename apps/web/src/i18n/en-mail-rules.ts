@@ -48,6 +48,8 @@ export const enMailRules = {
   actDelete: 'Delete (move to Deleted)',
   actReject: 'Reject with a message',
   forwardTo: 'Address to forward to',
+  forwardSelf: 'A rule cannot forward to your own address',
+  forwardBad: 'Enter a valid address to forward to',
   rejectMessage: 'Message for the sender',
   chooseFolder: 'Choose a folder',
   chooseTag: 'Choose a tag',

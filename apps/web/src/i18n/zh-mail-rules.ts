@@ -50,6 +50,8 @@ export const zhMailRules: typeof enMailRules = {
   actDelete: '删除（移到已删除）',
   actReject: '拒收并回复一句话',
   forwardTo: '转发到的地址',
+  forwardSelf: '规则不能转发到您自己的地址',
+  forwardBad: '请填写有效的转发地址',
   rejectMessage: '给发件人的说明',
   chooseFolder: '选择文件夹',
   chooseTag: '选择标签',

@@ -62,6 +62,13 @@ export default function SettingFilterEditPage() {
     setDraft((d) => ({ ...d, actions: a ? d.actions.map((x, k) => (k === i ? a : x)) : d.actions.filter((_, k) => k !== i) }));
 
   const save = async () => {
+    // Said here in the user's language; the server refuses the same (rule.forward_self, input.format).
+    const me = (session.get().currentEmailName ?? '').toLowerCase();
+    for (const a of draft.actions) {
+      if (a.type !== 'forward') continue;
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(a.to.trim())) return Toast.show({ content: m.forwardBad });
+      if (a.to.trim().toLowerCase() === me) return Toast.show({ content: m.forwardSelf });
+    }
     const saved = id ? await rulesApi.update(id, draft) : await rulesApi.create(draft);
     Toast.show({ content: m.saved });
     navigate(`/pages/modules/setting-filter-edit/index?id=${saved.id}`, { replace: true });
