@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import type { RuleInput } from '@mailwing/shared';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openServices } from '../apps/server/src/runtime.js';
-import { createUsers, dbKind, freshEnv, percentile, rng, round, startServer, words } from './lib.js';
+import { createUsers, dbKind, freshEnv, percentile, rng, round, startServer, treeCpuSeconds, words } from './lib.js';
 
 // What filter rules cost ingest (issue 16: at most 10 % with 20 rules per mailbox).
 // One server, two groups of mailboxes: one without rules, one with RULES_PER_MAILBOX
@@ -59,9 +59,12 @@ try {
     nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, pool: true, maxConnections: 1, maxMessages: Infinity, ignoreTLS: true }));
   const perRound = Math.floor(MESSAGES / ROUNDS / 2);
   const rates: Record<'plain' | 'ruled', number[]> = { plain: [], ruled: [] };
+  // Server CPU per message: steadier than throughput on a machine others share.
+  const cpu: Record<'plain' | 'ruled', number> = { plain: 0, ruled: 0 };
   let failed = 0;
   let n = 0;
-  const phase = async (group: string[]): Promise<number> => {
+  const phase = async (group: string[], tally?: 'plain' | 'ruled'): Promise<number> => {
+    const cpu0 = treeCpuSeconds(server.pid);
     const batch = Array.from({ length: perRound }, () => mail(group[Math.floor(rand() * group.length)]!, n++));
     let next = 0;
     const t0 = performance.now();
@@ -71,13 +74,15 @@ try {
         await t.sendMail(m).catch(() => { failed += 1; });
       }
     }));
-    return batch.length / ((performance.now() - t0) / 1000);
+    const rate = batch.length / ((performance.now() - t0) / 1000);
+    if (tally) cpu[tally] += treeCpuSeconds(server.pid) - cpu0;
+    return rate;
   };
   await phase(plain); // warm-up: caches, JIT, connections
   await phase(ruled);
   for (let r = 0; r < ROUNDS; r++) {
-    rates.plain.push(await phase(plain));
-    rates.ruled.push(await phase(ruled));
+    rates.plain.push(await phase(plain, 'plain'));
+    rates.ruled.push(await phase(ruled, 'ruled'));
     step(`round ${r + 1}: ${round(rates.plain.at(-1)!)} vs ${round(rates.ruled.at(-1)!)} msgs/s`);
   }
   for (const t of transports) t.close();
@@ -87,6 +92,8 @@ try {
     bench: 'mail-rules', db: dbKind, rules_per_mailbox: RULES, rounds: ROUNDS, messages_per_round: perRound, failed,
     plain_msgs_per_s: round(median(rates.plain)), ruled_msgs_per_s: round(median(rates.ruled)),
     ratio: round(ratio, 3), slowdown_pct: round((1 - ratio) * 100, 1),
+    plain_cpu_ms_per_msg: round((1000 * cpu.plain) / (ROUNDS * perRound), 2), ruled_cpu_ms_per_msg: round((1000 * cpu.ruled) / (ROUNDS * perRound), 2),
+    cpu_ratio: round(cpu.ruled / cpu.plain, 3),
   }));
 } finally {
   await server.stop();

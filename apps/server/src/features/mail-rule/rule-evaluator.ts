@@ -36,19 +36,29 @@ const inDomain = (address: string, domain: string) => {
   return d === domain || d.endsWith(`.${domain}`);
 };
 
+// Each text is lowercased once per mail, when a rule first needs it, not once per condition:
+// twenty rules that look at a 40 KB body must not lowercase it twenty times.
+const lowered = new WeakMap<RuleMail, Partial<Record<'subject' | 'body' | 'name', string>>>();
+function low(m: RuleMail, key: 'subject' | 'body' | 'name'): string {
+  let l = lowered.get(m);
+  if (!l) lowered.set(m, (l = {}));
+  return (l[key] ??= (key === 'name' ? m.from.name : m[key]).toLowerCase());
+}
+
 function textTest(c: Extract<RuleCondition, { field: 'from' | 'to' | 'subject' | 'body' }>): (m: RuleMail) => boolean {
   const v = c.value.toLowerCase().replace(/^@/, '');
   if (c.field === 'from' || c.field === 'to') {
     const list = (m: RuleMail) => (c.field === 'from' ? [m.from.address] : m.recipients);
-    const label = (m: RuleMail, a: string) => (c.field === 'from' ? `${m.from.name.toLowerCase()} <${a}>` : a);
+    const label = (m: RuleMail, a: string) => (c.field === 'from' ? `${low(m, 'name')} <${a}>` : a);
     switch (c.op) {
       case 'contains': return (m) => list(m).some((a) => label(m, a).includes(v));
       case 'not_contains': return (m) => !list(m).some((a) => label(m, a).includes(v));
-      case 'equals': return (m) => list(m).some((a) => a === v || (c.field === 'from' && m.from.name.toLowerCase() === v));
+      case 'equals': return (m) => list(m).some((a) => a === v || (c.field === 'from' && low(m, 'name') === v));
       case 'domain': return (m) => list(m).some((a) => inDomain(a, v));
     }
   }
-  const get = (m: RuleMail) => (c.field === 'subject' ? m.subject : m.body).toLowerCase();
+  const field = c.field;
+  const get = (m: RuleMail) => low(m, field);
   switch (c.op) {
     case 'contains': return (m) => get(m).includes(v);
     case 'not_contains': return (m) => !get(m).includes(v);
