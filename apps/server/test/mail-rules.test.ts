@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DryRun, MailList, Rule, RuleInput, RuleJob, SendResult, Tag } from '@mailwing/shared';
 import { compile, evaluate, type RuleMail } from '../src/features/mail-rule/rule-evaluator.js';
+import { parseMail } from '../src/features/message/mail-parse.js';
 import { startDemo, type Envelope, type TestServer } from './harness.js';
 import { startMxStandIn, type MxStandIn } from './mx-standin.js';
 
@@ -119,6 +120,21 @@ describe('the evaluator', () => {
       expect(evaluate([r], mail({ headers }))).toMatchObject({ forwards: [], reject: null, star: true });
     }
     expect(evaluate([r], mail({ headers: { 'auto-submitted': 'no' } })).forwards).toHaveLength(1);
+  });
+});
+
+describe('the headers rules see', () => {
+  it('keeps a bounded map of first values, without trace or signature headers', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => `X-H${i}: ${'v'.repeat(i === 0 ? 2000 : 3)}`).join('\r\n');
+    const raw = Buffer.from(`Received: from a\r\nDKIM-Signature: v=1\r\nList-Id: <dev.example.com>\r\nlist-id: <second>\r\nAuto-Submitted:\r\n  auto-replied\r\n__proto__: x\r\n${many}\r\nFrom: a@b.test\r\nSubject: s\r\n\r\nbody\r\n`);
+    const { headers } = await parseMail(raw, 'a@b.test');
+    expect(headers['list-id']).toBe('<dev.example.com>');
+    expect(headers['auto-submitted']).toBe('auto-replied');
+    expect(headers.received).toBeUndefined();
+    expect(headers['dkim-signature']).toBeUndefined();
+    expect(Object.hasOwn(headers, '__proto__')).toBe(false);
+    expect(Object.keys(headers).length).toBeLessThanOrEqual(40);
+    expect(headers['x-h0']).toHaveLength(500);
   });
 });
 
