@@ -19,6 +19,7 @@ import { mailboxLinkRoutes } from './features/mailbox-link/mailbox-link.routes.j
 import { pushRoutes } from './features/push/push.routes.js';
 import { settingRoutes } from './features/setting/setting.routes.js';
 import { wechatRoutes } from './features/wechat/wechat.routes.js';
+import { mailRuleRoutes } from './features/mail-rule/mail-rule.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
@@ -80,6 +81,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   settingRoutes(app, services.settings);
   pushRoutes(app, services.push);
   mailboxLinkRoutes(app, services.links);
+  mailRuleRoutes(app, services.mailRules, services.rules.autoReply, () => services.ruleJobs.wake());
   wechatRoutes(app, services.wechat);
   securityRoutes(app, services);
   signatureRoutes(app, services.signatures);

@@ -34,6 +34,8 @@ import { SecurityService } from './features/security/security.service.js';
 import { VerifyService } from './features/security/verify.service.js';
 import { SignatureService } from './features/signature/signature.service.js';
 import { TemplateService } from './features/template/template.service.js';
+import { RuleEngine } from './features/mail-rule/rule-engine.js';
+import { MailRuleService } from './features/mail-rule/mail-rule.service.js';
 
 export interface Services {
   config: Config;
@@ -72,6 +74,10 @@ export interface Services {
   /** Issue 16: signatures and templates. */
   signatures: SignatureService;
   templates: TemplateService;
+  /** Filter rules and auto-reply (issue 16): the engine every delivery path calls, the rules API, and jobs over stored mail. */
+  rules: RuleEngine;
+  mailRules: MailRuleService;
+  ruleJobs: QueueRunner;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -101,6 +107,11 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const push = new PushService(db, config.push, outboundGuard(config.outbound, config.push.allowPrivate), log);
   ingest.onNewMail((mail) => push.newMail(mail));
   const links = new MailboxLinkService(db, auth, verify);
+  const rules = new RuleEngine({ db, blobs, hostname, now: () => new Date(), onQueued: () => queue.wake(), log });
+  rules.attach(ingest);
+  ingest.useRules(rules);
+  const mailRules = new MailRuleService(rules);
+  const ruleJobs = new QueueRunner(() => mailRules.runJobs(), 1_000, log);
   verify.onBindVerified((b) => links.link(b));
   return {
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
@@ -118,6 +129,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     devices: new DevicesService(db),
     settings: new SettingService(db, blobs),
     push, links,
+    rules, mailRules, ruleJobs,
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
     signatures: new SignatureService({ db }),
     templates: new TemplateService({ db }),

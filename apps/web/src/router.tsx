@@ -61,6 +61,10 @@ const SearchMemberPage = lazy(() => import('./pages/modules/search-member'));
 const SettingSignaturePage = lazy(() => import('./pages/modules/setting-signature'));
 const SettingTemplatePage = lazy(() => import('./pages/modules/setting-template'));
 const AdminTemplatePage = lazy(() => import('./pages/admin/template'));
+// Filter rules and auto-reply (issue 16)
+const SettingFilterPage = lazy(() => import('./pages/modules/setting-filter'));
+const SettingFilterEditPage = lazy(() => import('./pages/modules/setting-filter-edit'));
+const SettingAutoReplyPage = lazy(() => import('./pages/modules/setting-autoreply'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -129,5 +133,8 @@ export const router = createHashRouter([
   { path: '/pages/modules/setting-signature/index', element: lazyPage(SettingSignaturePage) },
   { path: '/pages/modules/setting-template/index', element: lazyPage(SettingTemplatePage) },
   { path: '/pages/admin/template/index', element: lazyPage(AdminTemplatePage) },
+  { path: '/pages/modules/setting-filter/index', element: lazyPage(SettingFilterPage) },
+  { path: '/pages/modules/setting-filter-edit/index', element: lazyPage(SettingFilterEditPage) },
+  { path: '/pages/modules/setting-autoreply/index', element: lazyPage(SettingAutoReplyPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

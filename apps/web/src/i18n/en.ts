@@ -133,6 +133,8 @@ export const en = {
   stGesture: 'Gesture password',
   stVersion: 'Version update',
   stAgreement: 'Agreement',
+  stFilterRules: 'Filter rules',
+  stAutoReply: 'Auto-reply',
   stOn: 'On',
   stOff: 'Off',
   // Mailbox tab: several mailboxes, spec §5, §6

@@ -124,6 +124,8 @@ export const zh: Messages = {
   stGesture: '手势密码',
   stVersion: '版本更新',
   stAgreement: '用户协议',
+  stFilterRules: '过滤规则',
+  stAutoReply: '自动回复',
   stOn: '已开启',
   stOff: '未开启',
   mbAdd: '添加邮箱',

@@ -10,3 +10,4 @@ export * from './security.js';
 export * from './setting.js';
 export * from './signature.js';
 export * from './template.js';
+export * from './mail-rule.js';

@@ -14,6 +14,7 @@ import { resolveMany } from '../account/account.repository.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { composeMime } from '../message/compose-mime.js';
 import type { IngestService, NewMail } from '../message/ingest.service.js';
+import type { RuledDelivery, RuleRecipient } from '../mail-rule/rule-engine.js';
 import type { ParsedContent } from '../message/mail-parse.js';
 import * as messages from '../message/message.repository.js';
 import type { MessageService } from '../message/message.service.js';
@@ -86,17 +87,19 @@ export class ComposeService {
     const status: SendResult['status'] = hold ? 'audit_waiting' : sendAt || plan.external.length > 0 ? 'sending' : 'sent';
     const deliverNow = !sendAt && !hold;
     let delivered: NewMail[] = [];
-    const id = await this.persist(built, deliverNow ? plan.local.size : 0, async (trx, stored) => {
+    const ruled = deliverNow ? await this.ruleLocal(this.d.db, built.content, built.raw, built.sender.email, plan) : undefined;
+    const id = await this.persist(built, deliverNow ? (ruled?.recipients.length ?? plan.local.size) : 0, async (trx, stored) => {
       const [sentId] = await messages.insertMessages(trx, [stored.row(SENT, input.bcc, status, sendAt)]);
       if (sendAt) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'scheduled', sendAt });
       else if (hold) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'held', sendAt: new Date() });
-      else delivered = await this.deliverNow(trx, { ...stored.sent, id: sentId! }, built.sender, plan, false);
+      else delivered = await this.deliverNow(trx, { ...stored.sent, id: sentId! }, built.sender, plan, false, ruled);
       if (input.replyTo) await repo.setFlag(trx, me.userId, Number(input.replyTo), 'answered');
       if (input.forwardOf) await repo.setFlag(trx, me.userId, Number(input.forwardOf), 'forwarded');
       await this.discardDraft(trx, me.userId, input.draftId);
       return sentId!;
-    });
+    }).finally(() => ruled?.release());
     this.d.ingest.announce(delivered);
+    await this.afterRules(ruled, plan, built.raw, built.sender);
     if (status === 'sending' && !sendAt) this.d.onQueued();
     return { id: String(id), sendAt: sendAt ? unix(sendAt) : null, status };
   }
@@ -106,8 +109,10 @@ export class ComposeService {
     const bounced: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] }[] = [];
     let queued = false;
     let delivered: NewMail[] = [];
+    let ruledAll: { ruled: RuledDelivery<RuleRecipient>; plan: Plan; sent: repo.SentCopy; sender: repo.SenderProfile }[] = [];
     const n = await this.d.db.transaction().execute(async (trx) => {
       delivered = [];
+      ruledAll = [];
       const due = await repo.lockDueDispatches(trx, 20);
       for (const job of due) {
         const sent = await repo.sentCopy(trx, job.message_id);
@@ -121,14 +126,17 @@ export class ComposeService {
         }
         await repo.deleteDispatch(trx, sent.id);
         const plan = await this.plan(trx, recipients);
-        await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, plan.local.size);
-        delivered.push(...(await this.deliverNow(trx, sent, sender, plan, true)));
+        const ruled = await this.ruleStored(trx, sent, sender, plan);
+        if (ruled) ruledAll.push({ ruled, plan, sent, sender });
+        await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, ruled?.recipients.length ?? plan.local.size);
+        delivered.push(...(await this.deliverNow(trx, sent, sender, plan, true, ruled)));
         if (plan.unknown.length > 0) bounced.push({ sent, sender, addresses: plan.unknown });
         queued ||= plan.external.length > 0;
       }
       return due.length;
-    });
+    }).finally(async () => { for (const r of ruledAll) await r.ruled.release(); });
     this.d.ingest.announce(delivered);
+    for (const r of ruledAll) await this.afterRules(r.ruled, r.plan, await this.d.blobs.store.get(r.sent.blob_hash), r.sender);
     for (const b of bounced) await this.bounceUnknown(b.sent, b.sender, b.addresses);
     if (queued) this.d.onQueued();
     return n;
@@ -138,6 +146,7 @@ export class ComposeService {
   async release(messageId: number): Promise<void> {
     let bounced: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] } | null = null;
     let delivered: NewMail[] = [];
+    let ruledOne: { ruled: RuledDelivery<RuleRecipient>; plan: Plan; sent: repo.SentCopy; sender: repo.SenderProfile } | undefined;
     const queued = await this.d.db.transaction().execute(async (trx) => {
       const job = await repo.lockDispatch(trx, messageId);
       if (!job || job.state !== 'held') throw notFound('Held mail');
@@ -145,12 +154,15 @@ export class ComposeService {
       const sender = await repo.senderProfile(trx, job.user_id);
       await repo.deleteDispatch(trx, messageId);
       const plan = await this.plan(trx, dedupe([...sent.to_list, ...sent.cc_list, ...sent.bcc]));
-      await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, plan.local.size);
-      delivered = await this.deliverNow(trx, sent, sender, plan, true);
+      const ruled = await this.ruleStored(trx, sent, sender, plan);
+      if (ruled) ruledOne = { ruled, plan, sent, sender };
+      await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, ruled?.recipients.length ?? plan.local.size);
+      delivered = await this.deliverNow(trx, sent, sender, plan, true, ruled);
       if (plan.unknown.length > 0) bounced = { sent, sender, addresses: plan.unknown };
       return plan.external.length > 0;
-    });
+    }).finally(() => ruledOne?.ruled.release());
     this.d.ingest.announce(delivered);
+    if (ruledOne) await this.afterRules(ruledOne.ruled, ruledOne.plan, await this.d.blobs.store.get(ruledOne.sent.blob_hash), ruledOne.sender);
     if (bounced) {
       const b: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] } = bounced;
       await this.bounceUnknown(b.sent, b.sender, b.addresses);
@@ -338,13 +350,16 @@ export class ComposeService {
    * queue job each, and hosted addresses that no longer exist a failed job (they bounce).
    * Returns the recipients' new copies (not the sender's own), to announce after commit.
    */
-  private async deliverNow(trx: Db, sent: SentInfo, sender: repo.SenderProfile, plan: Plan, setState: boolean): Promise<NewMail[]> {
-    const users = [...plan.local].sort(([a], [b]) => a - b);
-    const copyIds = await messages.insertMessages(trx, users.map(([userId, folder]) => ({
-      user_id: userId, folder_mid: folder, content_id: sent.content_id, blob_hash: sent.blob_hash, size: sent.size,
-      received_at: new Date(), urgent: sent.urgent, has_attach: sent.has_attach, delivery_state: null, bcc: '[]',
+  private async deliverNow(trx: Db, sent: SentInfo, sender: repo.SenderProfile, plan: Plan, setState: boolean, ruled?: RuledDelivery<RuleRecipient>): Promise<NewMail[]> {
+    // Mail rules (features/mail-rule) decided each copy's folder and flags; a copy a rule rejected is not made.
+    const decided: RuleRecipient[] = ruled?.recipients ?? [...plan.local].map(([userId, folderMid]) => ({ userId, folderMid }));
+    const users = [...decided].sort((a, b) => a.userId - b.userId);
+    const copyIds = await messages.insertMessages(trx, users.map((r) => ({
+      user_id: r.userId, folder_mid: r.folderMid, content_id: sent.content_id, blob_hash: sent.blob_hash, size: sent.size,
+      received_at: new Date(), urgent: sent.urgent, has_attach: sent.has_attach, delivery_state: null, bcc: '[]', seen: r.seen ?? false, star: r.star ?? false,
     })));
-    const copyOf = new Map(users.map(([userId], i) => [userId, copyIds[i]!]));
+    const copyOf = new Map(users.map((r, i) => [r.userId, copyIds[i]!]));
+    await ruled?.record(trx, copyOf);
     const base = { messageId: sent.id, senderId: sender.id, companyId: sender.company_id, blobHash: sent.blob_hash, mailFrom: sender.email };
     const jobs = await outbox.enqueue(trx, [
       ...plan.external.map((rcpt) => ({ ...base, rcpt })),
@@ -355,7 +370,37 @@ export class ComposeService {
       ...[...plan.external, ...plan.unknown].map((address) => ({ sentId: sent.id, address, kind: 'external' as const, copyId: null, outboxId: jobs.get(address) ?? null })),
     ]);
     if (setState) await repo.setSentState(trx, sent.id, plan.unknown.length > 0 ? 'send_failed' : plan.external.length > 0 ? 'sending' : 'sent', null);
-    return users.flatMap(([userId, folderMid], i) => (userId === sender.id ? [] : [{ userId, messageId: copyIds[i]!, folderMid }]));
+    return users.flatMap((r, i) => (r.userId === sender.id || r.seen ? [] : [{ userId: r.userId, messageId: copyIds[i]!, folderMid: r.folderMid }]));
+  }
+
+  /** Runs the local recipients' mail rules, as ingest does for mail from outside. */
+  private async ruleLocal(db: Db, content: ParsedContent, raw: Buffer, from: string, plan: Plan): Promise<RuledDelivery<RuleRecipient> | undefined> {
+    const engine = this.d.ingest.ruleEngine;
+    if (!engine || plan.local.size === 0) return undefined;
+    const recipients = [...plan.local].map(([userId, folderMid]) => ({ userId, folderMid }));
+    return engine.decide(db, { content, envelopeFrom: from, size: raw.length, recipients, readRaw: async () => raw });
+  }
+
+  /** A timed or released send: its content is parsed again from the stored blob for the rules. */
+  private async ruleStored(trx: Db, sent: repo.SentCopy, sender: repo.SenderProfile, plan: Plan): Promise<RuledDelivery<RuleRecipient> | undefined> {
+    if (!this.d.ingest.ruleEngine || plan.local.size === 0) return undefined;
+    const raw = await this.d.blobs.store.get(sent.blob_hash);
+    return this.ruleLocal(trx, await this.d.parser.parse(raw, sender.email), raw, sender.email, plan);
+  }
+
+  /**
+   * After the commit: local forwards and auto-replies, and for a rule that rejected the
+   * mail a bounce with the rule's message to our own sender (there is no SMTP session to answer 550 in).
+   */
+  private async afterRules(ruled: RuledDelivery<RuleRecipient> | undefined, plan: Plan, raw: Buffer, sender: repo.SenderProfile): Promise<void> {
+    if (!ruled) return;
+    await ruled.after();
+    for (const [userId, message] of ruled.rejected) {
+      const address = [...plan.usersOf].find(([, ids]) => ids.includes(userId))?.[0];
+      if (!address) continue;
+      await deliverBounce({ db: this.d.db, ingest: this.d.ingest, hostname: this.d.hostname },
+        { senderId: sender.id, mailFrom: sender.email, rcpt: address, since: new Date() }, raw, `550 5.7.1 ${message || 'Rejected by the recipient\'s mail rule'}`, '');
+    }
   }
 
   private review(sender: repo.SenderProfile, recipients: Address[], subject: string) {

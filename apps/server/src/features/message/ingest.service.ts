@@ -8,6 +8,7 @@ import { GroupCommitter } from '../../db/group-commit.js';
 import type { ParsedContent } from './mail-parse.js';
 import type { ParsePool } from './parse-pool.js';
 import * as repo from './message.repository.js';
+import type { RuledDelivery, RuleEngine } from '../mail-rule/rule-engine.js';
 
 export interface LocalRecipient {
   userId: number;
@@ -18,12 +19,14 @@ export interface LocalRecipient {
   bcc?: Address[];
   /** Sender authentication of mail that came in through MX (smtp/inbound-auth.ts); absent for local mail. */
   auth?: StoredAuthResults;
+  /** What the mailbox's block/allow list made of the sender (set here; mail rules respect it). */
+  listed?: 'blocked' | 'allowed';
 }
 
 /** A mail just committed into someone's mailbox: what notifications (Web Push) start from. */
 export interface NewMail { userId: number; messageId: number; folderMid: number }
 
-interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date }
+interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date; ruled?: RuledDelivery<LocalRecipient> }
 
 /**
  * Stores one raw message for any number of local mailboxes: one blob, one parsed
@@ -35,9 +38,20 @@ interface Pending { staged: StagedBlob; size: number; content: ParsedContent; re
 export class IngestService {
   private readonly committer: GroupCommitter<Pending, number[]>;
   private readonly listeners: ((mail: NewMail[]) => void)[] = [];
+  private rules: RuleEngine | undefined;
 
   constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool, commitConcurrency: number) {
     this.committer = new GroupCommitter((items) => this.commit(items), { maxBatch: 64, concurrency: commitConcurrency });
+  }
+
+  /** Mail rules and auto-reply (features/mail-rule) run on every delivery once set. */
+  useRules(engine: RuleEngine): void {
+    this.rules = engine;
+  }
+
+  /** The same engine for compose's local delivery, which writes its rows itself. */
+  get ruleEngine(): RuleEngine | undefined {
+    return this.rules;
   }
 
   async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent): Promise<number[]> {
@@ -85,14 +99,26 @@ export class IngestService {
   private async file(staged: StagedBlob, content: ParsedContent, envelopeFrom: string, recipients: LocalRecipient[]): Promise<number[]> {
     let ordered: LocalRecipient[];
     let ids: number[];
+    let ruled: RuledDelivery<LocalRecipient> | undefined;
     try {
       const filed = await this.applySenderRules(recipients, [content.from.address, envelopeFrom.toLowerCase()]);
+      ruled = await this.rules?.decide(this.db, { content, envelopeFrom, size: staged.size, recipients: filed, readRaw: () => this.blobs.store.get(staged.hash) });
+      // Every mailbox's rule rejected it: over SMTP (recipients that crossed MX carry `auth`) that is a 550
+      // with the rule's text; elsewhere (collection, system mail) the mail is simply not filed.
+      const rejectAll = ruled?.rejectAll;
+      if (rejectAll) {
+        if (recipients.every((r) => r.auth)) throw Object.assign(new Error(`5.7.1 ${rejectAll}`), { responseCode: 550 });
+        return [];
+      }
       // A fixed order of rows keeps concurrent deliveries from deadlocking on folder counters.
-      ordered = [...filed].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
-      ids = await this.committer.submit({ staged, size: staged.size, content, recipients: ordered, receivedAt: new Date() });
+      ordered = [...(ruled?.recipients ?? filed)].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
+      if (ordered.length === 0) return [];
+      ids = await this.committer.submit({ staged, size: staged.size, content, recipients: ordered, receivedAt: new Date(), ruled });
     } finally {
       await this.blobs.store.release(staged);
+      await ruled?.release();
     }
+    await ruled?.after();
     this.announce(ordered.flatMap((r, i) => (r.seen ? [] : [{ userId: r.userId, messageId: ids[i]!, folderMid: r.folderMid }])));
     return ids;
   }
@@ -127,7 +153,10 @@ export class IngestService {
     const blocked = new Set(rules.filter((r) => r.kind === 'block').map((r) => r.user_id));
     const allowed = new Set(rules.filter((r) => r.kind === 'allow').map((r) => r.user_id));
     const spam = Number(SystemFolder.Spam);
-    return recipients.map((r) => (blocked.has(r.userId) && !allowed.has(r.userId) ? { ...r, folderMid: spam } : r));
+    return recipients.map((r) => {
+      if (allowed.has(r.userId)) return { ...r, listed: 'allowed' as const };
+      return blocked.has(r.userId) ? { ...r, folderMid: spam, listed: 'blocked' as const } : r;
+    });
   }
 
   private commit(items: Pending[]): Promise<number[][]> {
@@ -149,11 +178,13 @@ export class IngestService {
       });
       const ids = await repo.insertMessages(trx, rows);
       let at = 0;
-      return items.map((it) => {
+      const out = items.map((it) => {
         const mine = ids.slice(at, at + it.recipients.length);
         at += it.recipients.length;
         return mine;
       });
+      for (const [i, it] of items.entries()) await it.ruled?.record(trx, new Map(it.recipients.map((r, k) => [r.userId, out[i]![k]!])));
+      return out;
     });
   }
 }

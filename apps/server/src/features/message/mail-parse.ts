@@ -25,6 +25,8 @@ export interface ParsedContent {
   parseError: string | null;
   /** Full-text index tokens (features/search). */
   searchTokens: string[];
+  /** Lowercase name → first value of the headers mail rules may test (features/mail-rule); not stored. */
+  headers: Record<string, string>;
 }
 
 const PARSE_TIMEOUT_MS = 30_000;
@@ -58,6 +60,24 @@ function snippetOf(text: string): string {
 function htmlToPlain(html: string): string {
   return html.replace(/<(br|p|div|li|tr|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '')
     .replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+}
+
+// Headers rules never need (trace, signatures, and those already parsed above) are left out,
+// and what is kept is bounded, so a hostile header block cannot make the result big.
+const SKIP_HEADER = /^(received|dkim-signature|arc-|x-google-|authentication-results|received-spf|from|to|cc|subject|date|message-id|references|in-reply-to|mime-version|content-)/;
+const MAX_HEADERS = 40;
+const MAX_HEADER_VALUE = 500;
+
+function ruleHeaders(mail: ParsedMail): Record<string, string> {
+  const out: Record<string, string> = {};
+  let n = 0;
+  for (const { key, line } of mail.headerLines) {
+    if (n >= MAX_HEADERS) break;
+    if (!/^[a-z0-9-]+$/.test(key) || SKIP_HEADER.test(key) || Object.hasOwn(out, key)) continue;
+    out[key] = line.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim().slice(0, MAX_HEADER_VALUE);
+    n++;
+  }
+  return out;
 }
 
 function messageIdOf(v: unknown): string {
@@ -126,6 +146,7 @@ async function parseOrFallback(raw: Buffer | Readable, fallbackFrom: string, siz
       urgent: isUrgent(mail),
       parseError: null,
       searchTokens: [],
+      headers: ruleHeaders(mail),
     };
   } catch (err) {
     return unreadable(size, fallbackFrom, err instanceof Error ? err.message : String(err));
@@ -142,7 +163,7 @@ export function unreadable(size: number, from: string, reason: string): ParsedCo
     messageId: '', inReplyTo: '', references: '', subject: '(message could not be read)', from: { name: '', address: from.toLowerCase() },
     to: [], cc: [], replyTo: [], date: null, snippet: snippetOf(text), html: '', text,
     attachments: [{ index: -1, name: 'original.eml', size, contentType: 'message/rfc822', cid: null, inline: false }],
-    remoteImages: [], urgent: false, parseError: reason, searchTokens: [],
+    remoteImages: [], urgent: false, parseError: reason, searchTokens: [], headers: {},
   };
 }
 

@@ -26,6 +26,8 @@ const ROUTES = {
   signature: '/pages/modules/setting-signature/index',
   template: '/pages/modules/setting-template/index',
   adminTemplate: '/pages/admin/template/index',
+  filter: '/pages/modules/setting-filter/index',
+  autoreply: '/pages/modules/setting-autoreply/index',
 } as const;
 
 /** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
@@ -81,6 +83,8 @@ export default function SettingPage() {
         {row('signature', m.stSignature)}
         {row('template', m.stTemplate)}
         {settings?.role === 'admin' && row('adminTemplate', m.stAdminTemplate)}
+        {row('filter', m.stFilterRules)}
+        {row('autoreply', m.stAutoReply)}
       </List>
       <List className="mw-gap">
         {row('version', m.stVersion, APP_VERSION)}
