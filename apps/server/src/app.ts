@@ -19,6 +19,7 @@ import { mailboxLinkRoutes } from './features/mailbox-link/mailbox-link.routes.j
 import { pushRoutes } from './features/push/push.routes.js';
 import { settingRoutes } from './features/setting/setting.routes.js';
 import { wechatRoutes } from './features/wechat/wechat.routes.js';
+import { collectRoutes } from './features/collect/collect.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
@@ -80,6 +81,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   mailboxLinkRoutes(app, services.links);
   wechatRoutes(app, services.wechat);
   securityRoutes(app, services);
+  collectRoutes(app, services.collect);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -77,6 +77,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     timers.push(setInterval(() => { services.uploads.sweep().catch((err: unknown) => log.error({ err }, 'upload sweep failed')); }, 60 * 60_000));
     timers.push(setInterval(() => { services.messages.autoArchiveDue().catch((err: unknown) => log.error({ err }, 'auto-archive failed')); }, 60 * 60_000));
     services.queue.start();
+    services.collectRunner.start();
   }
 
   return {
@@ -84,6 +85,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     async stop() {
       for (const t of timers) clearInterval(t);
       await services.queue.stop();
+      await services.collectRunner.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

@@ -32,6 +32,11 @@ import { EmailCodes } from './features/security/email-codes.js';
 import { ResetService } from './features/security/reset.service.js';
 import { SecurityService } from './features/security/security.service.js';
 import { VerifyService } from './features/security/verify.service.js';
+import { CollectService } from './features/collect/collect.service.js';
+import { pauseNotice } from './features/collect/collect.notice.js';
+import { loadCollectKey, SecretBox } from './features/collect/secret-box.js';
+import { AddressPolicy, dnsResolve } from './net/ssrf.js';
+import { QueueRunner as CollectRunner } from './delivery/queue-runner.js';
 
 export interface Services {
   config: Config;
@@ -67,6 +72,9 @@ export interface Services {
   reset: ResetService;
   security: SecurityService;
   devices: DevicesService;
+  /** Mail collected from other mailboxes (POP3/IMAP), and the runner that polls due accounts. */
+  collect: CollectService;
+  collectRunner: CollectRunner;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -97,7 +105,14 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   ingest.onNewMail((mail) => push.newMail(mail));
   const links = new MailboxLinkService(db, auth, verify);
   verify.onBindVerified((b) => links.link(b));
+  const collect = new CollectService({
+    db, ingest, box: new SecretBox(loadCollectKey(config.collect.key, config.dataDir)), cfg: config.collect, maxMessageBytes: config.smtp.maxBytes,
+    policy: new AddressPolicy({ allowPrivate: config.collect.allowPrivate, allow: config.outbound.allow, resolve: config.outbound.dnsServers.length ? dnsResolve(config.outbound.dnsServers) : undefined }),
+    notifyPaused: pauseNotice(db, mailer), log,
+  });
+  const collectRunner = new CollectRunner(() => collect.runDue(), 30_000, log);
   return {
+    collect, collectRunner,
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
     auth,
     companies,

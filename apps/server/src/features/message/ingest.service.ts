@@ -23,7 +23,14 @@ export interface LocalRecipient {
 /** A mail just committed into someone's mailbox: what notifications (Web Push) start from. */
 export interface NewMail { userId: number; messageId: number; folderMid: number }
 
-interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date }
+/**
+ * Work that must commit or fail with the mail itself (collection records the remote
+ * message as fetched). It runs inside the group-commit transaction, shared with other
+ * deliveries, so it must not throw on anything a retry would repeat (use ON CONFLICT).
+ */
+export interface DeliverOptions { inCommit?: (trx: Db, messageIds: number[]) => Promise<void> }
+
+interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date; inCommit?: DeliverOptions['inCommit'] }
 
 /**
  * Stores one raw message for any number of local mailboxes: one blob, one parsed
@@ -40,7 +47,7 @@ export class IngestService {
     this.committer = new GroupCommitter((items) => this.commit(items), { maxBatch: 64, concurrency: commitConcurrency });
   }
 
-  async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent): Promise<number[]> {
+  async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent, opts: DeliverOptions = {}): Promise<number[]> {
     if (recipients.length === 0) return [];
     // Parsing (a worker thread) and the blob's fsyncs (the disk) overlap.
     const parsing = parsed ? Promise.resolve(parsed) : this.parser.parse(raw, envelopeFrom);
@@ -54,7 +61,7 @@ export class IngestService {
       await this.blobs.store.release(staged);
       throw err;
     }
-    return this.file(staged, content, envelopeFrom, recipients);
+    return this.file(staged, content, envelopeFrom, recipients, opts);
   }
 
   /** Scratch space for a message too big to hold in memory while it arrives (smtp-receiver.ts). */
@@ -82,14 +89,14 @@ export class IngestService {
   }
 
   /** Files a staged, parsed message into the mailboxes; the staging link goes either way. */
-  private async file(staged: StagedBlob, content: ParsedContent, envelopeFrom: string, recipients: LocalRecipient[]): Promise<number[]> {
+  private async file(staged: StagedBlob, content: ParsedContent, envelopeFrom: string, recipients: LocalRecipient[], opts: DeliverOptions = {}): Promise<number[]> {
     let ordered: LocalRecipient[];
     let ids: number[];
     try {
       const filed = await this.applySenderRules(recipients, [content.from.address, envelopeFrom.toLowerCase()]);
       // A fixed order of rows keeps concurrent deliveries from deadlocking on folder counters.
       ordered = [...filed].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
-      ids = await this.committer.submit({ staged, size: staged.size, content, recipients: ordered, receivedAt: new Date() });
+      ids = await this.committer.submit({ staged, size: staged.size, content, recipients: ordered, receivedAt: new Date(), inCommit: opts.inCommit });
     } finally {
       await this.blobs.store.release(staged);
     }
@@ -149,11 +156,13 @@ export class IngestService {
       });
       const ids = await repo.insertMessages(trx, rows);
       let at = 0;
-      return items.map((it) => {
+      const out = items.map((it) => {
         const mine = ids.slice(at, at + it.recipients.length);
         at += it.recipients.length;
         return mine;
       });
+      for (const [i, it] of items.entries()) if (it.inCommit) await it.inCommit(trx, out[i]!);
+      return out;
     });
   }
 }
