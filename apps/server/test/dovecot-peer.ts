@@ -18,8 +18,8 @@ export interface DovecotPeer {
   /** The CA to trust (the self-signed certificate itself). */
   caFile: string;
   addUser(user: string, password: string): void;
-  /** Changes a user's password (the file's time moves on, so Dovecot reads it again). */
-  setPassword(user: string, password: string): void;
+  /** Changes a user's password; resolves once Dovecot accepts the new one (it re-reads the file at most once a second). */
+  setPassword(user: string, password: string): Promise<void>;
   /** Drops a raw message into the user's INBOX (maildir new/). */
   seed(user: string, raw: string | Buffer): void;
   /** Messages currently in the user's INBOX. */
@@ -66,6 +66,30 @@ async function waitForPort(port: number, child: ChildProcess, log: string): Prom
   throw new Error(`dovecot did not listen on ${port}`);
 }
 
+/** Whether USER/PASS succeed on the plain POP3 port. */
+function pop3Login(port: number, user: string, password: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    let buf = '';
+    let step = 0;
+    sock.on('data', (d) => {
+      buf += d.toString();
+      while (buf.includes('\r\n')) {
+        const line = buf.slice(0, buf.indexOf('\r\n'));
+        buf = buf.slice(line.length + 2);
+        if (step === 0) sock.write(`USER ${user}\r\n`);
+        else if (step === 1) sock.write(`PASS ${password}\r\n`);
+        else {
+          sock.end('QUIT\r\n');
+          resolve(line.startsWith('+OK'));
+        }
+        step += 1;
+      }
+    });
+    sock.on('error', () => resolve(false));
+  });
+}
+
 export async function startDovecot(): Promise<DovecotPeer> {
   const bin = findDovecot();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mw-dovecot-'));
@@ -110,6 +134,12 @@ userdb {
   driver = static
   args = uid=${MAIL_UID} gid=${MAIL_GID} home=${mailRoot}/%u
 }
+# The auth penalty (anvil) delays every login from an IP after failures; all our logins come from 127.0.0.1.
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
 service imap-login {
   inet_listener imap {
     port = ${ports.imap}
@@ -139,22 +169,30 @@ service pop3-login {
     throw new Error(`${(err as Error).message}\n${stderr}`);
   }
   const box = (user: string) => path.join(mailRoot, user);
+  const writePassword = (user: string, password: string) => {
+    const file = path.join(users, user);
+    const old = fs.existsSync(file) ? fs.statSync(file).mtimeMs : Date.now();
+    fs.writeFileSync(file, `${user}:{PLAIN}${password}\n`);
+    const later = new Date(old + 5_000);
+    fs.utimesSync(file, later, later);
+  };
   let seq = 0;
   const peer: DovecotPeer = {
     host: 'localhost', ports, caFile: cert,
     addUser(user, password) {
-      peer.setPassword(user, password);
+      writePassword(user, password);
       for (const sub of ['', 'new', 'cur', 'tmp']) {
         fs.mkdirSync(path.join(box(user), sub), { recursive: true });
         fs.chownSync(path.join(box(user), sub), MAIL_UID, MAIL_GID);
       }
     },
-    setPassword(user, password) {
-      const file = path.join(users, user);
-      const old = fs.existsSync(file) ? fs.statSync(file).mtimeMs : Date.now();
-      fs.writeFileSync(file, `${user}:{PLAIN}${password}\n`);
-      const later = new Date(old + 5_000);
-      fs.utimesSync(file, later, later);
+    async setPassword(user, password) {
+      writePassword(user, password);
+      for (let i = 0; i < 100; i++) {
+        if (await pop3Login(ports.pop3, user, password)) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`dovecot never took the new password of ${user}`);
     },
     seed(user, raw) {
       const name = `${Date.now()}.M${process.pid}P${++seq}.mw`;
