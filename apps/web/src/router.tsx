@@ -57,6 +57,9 @@ const ChooseMemberPage = lazy(() => import('./pages/modules/choose-member'));
 const MemberDetailPage = lazy(() => import('./pages/modules/member-detail'));
 const MemberEditPage = lazy(() => import('./pages/modules/member-edit'));
 const SearchMemberPage = lazy(() => import('./pages/modules/search-member'));
+// Collecting mail from other mailboxes (issue 16)
+const SettingPopPage = lazy(() => import('./pages/modules/setting-pop'));
+const SettingPopEditPage = lazy(() => import('./pages/modules/setting-pop-edit'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -81,6 +84,8 @@ export const router = createHashRouter([
   { path: '/pages/modules/setting-security/index', element: lazyPage(SettingSecurityPage) },
   { path: '/pages/modules/setting-password/index', element: lazyPage(SettingPasswordPage) },
   { path: '/pages/modules/setting-devices/index', element: lazyPage(SettingDevicesPage) },
+  { path: '/pages/modules/setting-pop/index', element: lazyPage(SettingPopPage) },
+  { path: '/pages/modules/setting-pop-edit/index', element: lazyPage(SettingPopEditPage) },
   {
     element: guard(<TabLayout />),
     children: [

@@ -34,6 +34,8 @@ export class ApiError extends Error {
   readonly fields: Readonly<Record<string, string>>;
   /** A 429's seconds until the next try, when the server said. */
   readonly retryAfter?: number;
+  /** The refusal's stable reason code (API.md), for pages that word it in the user's language. */
+  reason?: string;
   constructor(code: number, message: string, fields: Record<string, string> = {}, retryAfter?: number) {
     super(message);
     this.name = 'ApiError';
@@ -63,6 +65,7 @@ interface Envelope {
   error?: unknown;
   errors?: unknown;
   retryAfter?: unknown;
+  reason?: unknown;
 }
 
 const AUTO_LOGIN_PATH = '/login/h5-auto-login';
@@ -181,7 +184,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   }
   if (!quiet) toast(text || m.requestFailed);
   const retryAfter = Number(envelope.retryAfter) || undefined;
-  throw new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors), retryAfter);
+  const refused = new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors), retryAfter);
+  if (typeof envelope.reason === 'string') refused.reason = envelope.reason;
+  throw refused;
 }
 
 export interface UploadOptions {

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { APP_VERSION } from '@mailwing/shared';
 import { api } from '../../api/endpoints';
 import { useLanguage, useT } from '../../i18n';
+import { mailRulesRow } from '../../i18n/mail-rules-row';
 import { gestureLockEnabled } from '../../state/gesture-lock';
 import { localPart, session, useSession } from '../../state/session';
 import { reloadSettings, useSettings } from '../../state/settings';
@@ -23,6 +24,7 @@ const ROUTES = {
   version: '/pages/other/version',
   about: '/pages/modules/setting-about/index',
   agreement: '/pages/other/agreement',
+  collect: '/pages/modules/setting-pop/index',
 } as const;
 
 /** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
@@ -68,6 +70,9 @@ export default function SettingPage() {
         {row('password', m.stPassword)}
         {row('security', m.stSecurity, onOff(settings?.secverify))}
         {row('devices', m.stDevices)}
+      </List>
+      <List className="mw-gap" header={mailRulesRow[language].group}>
+        {row('collect', mailRulesRow[language].collect)}
       </List>
       <List className="mw-gap">
         {row('language', m.language, language === 'zh' ? m.languageZh : m.languageEn)}
