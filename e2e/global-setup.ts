@@ -152,7 +152,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     dovecot.seed('e2e-remote', `From: Remote Friend <friend@remote.test>\r\nTo: e2e-remote@remote.test\r\nSubject: From the other mailbox ${n}\r\n` +
       `Message-ID: <e2e-remote-${n}@remote.test>\r\nDate: ${new Date().toUTCString()}\r\n\r\nCollected over POP3, number ${n}.\r\n`);
   }
-  writeFileSync(DOVECOT_FILE, JSON.stringify({ host: dovecot.host, ports: dovecot.ports, user: 'e2e-remote', password: 'remote-pass' }));
+  writeFileSync(DOVECOT_FILE, JSON.stringify({ host: '127.0.0.1', ports: dovecot.ports, user: 'e2e-remote', password: 'remote-pass' }));
   const closeStandIns = async () => {
     await dovecot.stop();
     await dns.close();

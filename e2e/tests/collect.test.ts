@@ -9,6 +9,11 @@ import { api, apiToken, login, phoneSuite, screenshot } from '../helpers';
 
 const suite = phoneSuite('collect');
 const peer = JSON.parse(readFileSync(DOVECOT_FILE, 'utf8')) as { host: string; ports: { pop3: number }; user: string; password: string };
+/** A screenshot once the request spinner and toasts have gone. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.locator('.adm-toast-mask').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+  await shot(page, name);
+}
 const input = (page: Page, testId: string) => page.locator(`[data-testid=${testId}]`).locator('xpath=descendant-or-self::input').first();
 
 afterAll(async () => {
@@ -30,7 +35,7 @@ it('sets up a POP3 mailbox against the local Dovecot and its mail arrives in the
   await page.locator('[data-testid=collect-presets]').getByText('Gmail').click();
   expect(await input(page, 'collect-host').inputValue()).toBe('pop.gmail.com');
   expect(await input(page, 'collect-port').inputValue()).toBe('995');
-  await screenshot(page, 'collect-en-edit');
+  await shot(page, 'collect-en-edit');
 
   await input(page, 'collect-user').fill(peer.user);
   await input(page, 'collect-password').fill('wrong-password');
@@ -39,7 +44,7 @@ it('sets up a POP3 mailbox against the local Dovecot and its mail arrives in the
   await page.locator('[data-testid=collect-tls]').getByText('STARTTLS').click();
   await page.locator('[data-testid=collect-test]').click();
   await expect.poll(() => page.locator('[data-testid=collect-result]').textContent()).toContain('Login refused');
-  await screenshot(page, 'collect-en-refused');
+  await shot(page, 'collect-en-refused');
 
   await input(page, 'collect-password').fill(peer.password);
   await page.locator('[data-testid=collect-test]').click();
@@ -48,11 +53,11 @@ it('sets up a POP3 mailbox against the local Dovecot and its mail arrives in the
   await page.waitForURL(/setting-pop\/index/);
   await page.locator('[data-testid=collect-check]').first().click();
   await expect.poll(() => page.locator('[data-testid=collect-last]').first().textContent()).toContain('2 new');
-  await screenshot(page, 'collect-en-list');
+  await shot(page, 'collect-en-list');
 
   await page.goto(`${BASE_URL}/#/pages/list-tab/index`);
   await expect.poll(() => page.locator('.mw-mail-row').allTextContents().then((t) => t.join('\n'))).toContain('From the other mailbox 2');
-  await screenshot(page, 'collect-en-inbox');
+  await shot(page, 'collect-en-inbox');
 });
 
 it('shows the pages in Chinese', async () => {
@@ -62,12 +67,12 @@ it('shows the pages in Chinese', async () => {
   await login(page, 'alice@demo.test');
   await page.goto(`${BASE_URL}/#/pages/setting/index`);
   await expect.poll(() => page.locator('[data-row=collect]').textContent()).toContain('收取外部邮箱');
-  await screenshot(page, 'collect-zh-settings');
+  await shot(page, 'collect-zh-settings');
   await page.locator('[data-row=collect]').click();
   await expect.poll(() => page.locator('[data-testid=collect-check]').first().textContent()).toContain('立即收取');
-  await screenshot(page, 'collect-zh-list');
+  await shot(page, 'collect-zh-list');
   await page.locator('[data-collect]').first().click();
   await page.waitForURL(/setting-pop-edit\/index/);
   await expect.poll(() => page.locator('[data-testid=collect-save]').textContent()).toContain('测试并保存');
-  await screenshot(page, 'collect-zh-edit');
+  await shot(page, 'collect-zh-edit');
 });

@@ -54,7 +54,7 @@ afterAll(async () => {
 describe('authentication failures', () => {
   it('refuses to save a mailbox whose login fails, with the server reply', async () => {
     peer.addUser('eve', PASSWORD);
-    const r = await s.post('/h5/collect/create', { ...settings(), port: settings().port, password: 'wrong' }, alice);
+    const r = await s.post('/h5/collect/create', { ...settings(), leaveCopy: 1, password: 'wrong' }, alice);
     expect(r).toMatchObject({ code: 422, reason: 'collect.auth', error: { host: expect.stringContaining('-ERR') } });
     expect((await s.get<{ list: unknown[] }>('/h5/collect/list', {}, alice)).data.list).toHaveLength(0);
   });

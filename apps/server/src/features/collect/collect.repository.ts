@@ -90,7 +90,7 @@ export async function seenFingerprints(db: Db, userId: number, source: string, f
   return new Set(rows.map((r) => r.fingerprint));
 }
 
-export interface Fetched { accountId: number; userId: number; source: string; fingerprint: string; uidl?: string; imap?: { folder: string; uidvalidity: number; uid: number } }
+export interface Fetched { accountId: number; userId: number; source: string; fingerprint: string; uidl?: string }
 
 /** Records one remote message as collected; runs in the transaction that stores it, so ON CONFLICT everywhere. */
 export async function recordFetched(db: Db, f: Fetched): Promise<void> {
@@ -98,7 +98,6 @@ export async function recordFetched(db: Db, f: Fetched): Promise<void> {
   if (f.uidl !== undefined) {
     await t(db).insertInto('collect_uidls').values({ account_id: f.accountId, uidl: f.uidl }).onConflict((oc) => oc.doNothing()).execute();
   }
-  if (f.imap) await setImapState(db, f.accountId, f.imap.folder, f.imap.uidvalidity, f.imap.uid);
 }
 
 export async function imapState(db: Db, accountId: number, folder: string): Promise<{ uidvalidity: number; last_uid: number } | undefined> {

@@ -152,12 +152,13 @@ export class CollectService {
   private sink(a: repo.AccountRow, folderMid: number): Sink {
     const db = this.d.db;
     const base = { accountId: a.id, userId: a.user_id, source: sourceOf(a.host, a.username) };
-    const fetched = (fingerprint: string, mark: Mark): repo.Fetched => ({ ...base, fingerprint, uidl: mark.uidl, imap: mark.imap });
+    const fetched = (fingerprint: string, mark: Mark): repo.Fetched => ({ ...base, fingerprint, uidl: mark.uidl });
     return {
       knownUidls: () => repo.knownUidls(db, a.id),
       forgetUidls: (keep) => repo.forgetUidls(db, a.id, keep),
       seen: (fps) => repo.seenFingerprints(db, a.user_id, base.source, fps),
       imapState: (folder) => repo.imapState(db, a.id, folder),
+      advance: (folder, uidvalidity, uid) => repo.setImapState(db, a.id, folder, uidvalidity, uid),
       skip: (fp, mark) => repo.recordFetched(db, fetched(fp, mark)),
       store: async (raw, mark) => {
         const fp = fingerprintRaw(raw);

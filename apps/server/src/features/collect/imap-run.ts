@@ -3,6 +3,7 @@ import { classify, CollectError } from './collect-error.js';
 import type { DialOptions, RemoteEndpoint } from './dial.js';
 import { fingerprintOf } from './fingerprint.js';
 import type { RunResult, Sink } from './sink.js';
+import { StoreWindow } from './window.js';
 
 export interface ImapLogin { address: string; ep: RemoteEndpoint; user: string; pass: string; o: DialOptions & { maxMessageBytes: number } }
 
@@ -63,20 +64,33 @@ export function runImap(l: ImapLogin, leaveCopy: boolean, sink: Sink): Promise<R
     }
     candidates.sort((a, b) => a.uid - b.uid);
     const seen = await sink.seen(candidates.flatMap((m) => (m.hint ? [m.hint] : [])));
+    const window = new StoreWindow<{ uid: number; size: number }>();
+    // The last UID moves only past a window stored in full: a crash mid-window leaves it
+    // below every mail of the window, and the next run finds the stored ones by fingerprint.
+    const settle = async () => {
+      const done = await window.flush();
+      for (const [m, stored] of done) {
+        if (stored) {
+          result.count += 1;
+          result.bytes += m.size;
+        }
+      }
+      if (done.length === 0) return;
+      const uids = done.map(([m]) => m.uid);
+      if (!leaveCopy) await c.messageDelete(uids.join(','), { uid: true });
+      await sink.advance(FOLDER, uidvalidity, Math.max(...uids));
+    };
     for (const m of candidates) {
-      const mark = { imap: { folder: FOLDER, uidvalidity, uid: m.uid } };
-      if (m.hint && seen.has(m.hint)) await sink.skip(m.hint, mark);
+      if (m.hint && seen.has(m.hint)) window.add({ uid: m.uid, size: 0 }, 0, sink.skip(m.hint, {}).then(() => false));
       else {
         if (m.size > l.o.maxMessageBytes) throw new CollectError('protocol', `UID ${m.uid} is ${m.size} bytes, over the limit`);
         const msg = await c.fetchOne(String(m.uid), { source: true }, { uid: true });
         if (!msg || !msg.source) throw new CollectError('protocol', `UID ${m.uid} vanished while being fetched`);
-        if (await sink.store(msg.source, mark)) {
-          result.count += 1;
-          result.bytes += msg.source.length;
-        }
+        window.add({ uid: m.uid, size: msg.source.length }, msg.source.length, sink.store(msg.source, {}));
       }
-      if (!leaveCopy) await c.messageDelete(String(m.uid), { uid: true });
+      if (window.full) await settle();
     }
+    await settle();
     return result;
   });
 }

@@ -2,6 +2,7 @@ import type { Pop3Options } from './pop3-client.js';
 import { Pop3Client } from './pop3-client.js';
 import type { RemoteEndpoint } from './dial.js';
 import type { RunResult, Sink } from './sink.js';
+import { StoreWindow } from './window.js';
 
 export interface Pop3Login { address: string; ep: RemoteEndpoint; user: string; pass: string; o: Pop3Options }
 
@@ -28,16 +29,26 @@ export async function runPop3(l: Pop3Login, leaveCopy: boolean, sink: Sink): Pro
   try {
     const ids = await client.uidl();
     const known = await sink.knownUidls();
-    for (const [n, uidl] of ids) {
-      if (!known.has(uidl)) {
-        const raw = await client.retr(n);
-        if (await sink.store(raw, { uidl })) {
+    const window = new StoreWindow<{ n: number; size: number }>();
+    const settle = async () => {
+      for (const [m, stored] of await window.flush()) {
+        if (stored) {
           result.count += 1;
-          result.bytes += raw.length;
+          result.bytes += m.size;
         }
+        if (!leaveCopy) await client.dele(m.n);
       }
-      if (!leaveCopy) await client.dele(n);
+    };
+    for (const [n, uidl] of ids) {
+      if (known.has(uidl)) {
+        if (!leaveCopy) await client.dele(n);
+        continue;
+      }
+      const raw = await client.retr(n);
+      window.add({ n, size: raw.length }, raw.length, sink.store(raw, { uidl }));
+      if (window.full) await settle();
     }
+    await settle();
     await client.quit();
     await sink.forgetUidls(new Set(ids.values()));
     return result;

@@ -12,8 +12,10 @@ export interface Sink {
   store(raw: Buffer, mark: Mark): Promise<boolean>;
   /** Records a message as fetched without downloading it: its fingerprint is known already. */
   skip(fingerprint: string, mark: Mark): Promise<void>;
+  /** IMAP: every UID up to `uid` is stored (or known) in this UIDVALIDITY. */
+  advance(folder: string, uidvalidity: number, uid: number): Promise<void>;
 }
 
-export interface Mark { uidl?: string; imap?: { folder: string; uidvalidity: number; uid: number } }
+export interface Mark { uidl?: string }
 
 export interface RunResult { count: number; bytes: number }

@@ -104,7 +104,7 @@ export default function SettingPopEditPage() {
           <Selector
             className="mw-collect-presets"
             data-testid="collect-presets"
-            columns={4}
+            columns={3}
             value={[preset]}
             options={[...COLLECT_PRESETS.map((p) => p.id), 'other'].map((p) => ({ label: presetNames[p], value: p }))}
             onChange={(v) => v[0] && applyPreset(v[0])}
