@@ -12,7 +12,7 @@ const peer = JSON.parse(readFileSync(DOVECOT_FILE, 'utf8')) as { host: string; p
 /** A screenshot once the request spinner and toasts have gone. */
 async function shot(page: Page, name: string): Promise<void> {
   await page.locator('.adm-toast-mask').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
-  await shot(page, name);
+  await screenshot(page, name);
 }
 const input = (page: Page, testId: string) => page.locator(`[data-testid=${testId}]`).locator('xpath=descendant-or-self::input').first();
 

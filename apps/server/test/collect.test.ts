@@ -1,8 +1,4 @@
-import { fork } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
-import type { CollectAccount, CollectList, MailList } from '@mailwing/shared';
+import type { CollectAccount, MailList } from '@mailwing/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDovecot, type DovecotPeer } from './dovecot-peer.js';
 import { startDemo, type TestServer } from './harness.js';

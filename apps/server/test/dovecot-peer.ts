@@ -166,7 +166,7 @@ service pop3-login {
     for (const p of Object.values(ports)) await waitForPort(p, child, log);
   } catch (err) {
     child.kill('SIGKILL');
-    throw new Error(`${(err as Error).message}\n${stderr}`);
+    throw new Error(`${(err as Error).message}\n${stderr}`, { cause: err });
   }
   const box = (user: string) => path.join(mailRoot, user);
   const writePassword = (user: string, password: string) => {

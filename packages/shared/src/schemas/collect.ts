@@ -28,8 +28,11 @@ export const COLLECT_PRESETS: readonly CollectPreset[] = [
 // Host names and logins go onto protocol command lines: no spaces, controls or line breaks.
 const host = z.string({ error: 'is required' }).trim().min(1, 'is required').max(253, 'is too long')
   .regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/, 'is not a host name');
-const login = z.string({ error: 'is required' }).min(1, 'is required').max(320, 'is too long').regex(/^[^\s\x00-\x1f\x7f]+$/, 'must not contain spaces or control characters');
-const password = z.string().max(256, 'is too long').regex(/^[^\r\n\x00]*$/, 'must not contain line breaks');
+const hasControl = (v: string) => [...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+const login = z.string({ error: 'is required' }).min(1, 'is required').max(320, 'is too long')
+  .refine((v) => !/\s/.test(v) && !hasControl(v), 'must not contain spaces or control characters');
+// A password may hold spaces, never a line break or NUL (it goes on a POP3 PASS line).
+const password = z.string().max(256, 'is too long').refine((v) => !/[\r\n]/.test(v) && !v.includes('\u0000'), 'must not contain line breaks');
 
 const fields = {
   protocol: CollectProtocol,

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { AddressPolicy, OutboundRefused } from '../../net/ssrf.js';
+import { OutboundRefused, type AddressPolicy } from '../../net/ssrf.js';
 import { CollectError } from './collect-error.js';
 
 export type TlsMode = 'tls' | 'starttls' | 'none';
