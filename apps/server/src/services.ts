@@ -36,7 +36,6 @@ import { CollectService } from './features/collect/collect.service.js';
 import { pauseNotice } from './features/collect/collect.notice.js';
 import { loadCollectKey, SecretBox } from './features/collect/secret-box.js';
 import { AddressPolicy, dnsResolve } from './net/ssrf.js';
-import { QueueRunner as CollectRunner } from './delivery/queue-runner.js';
 
 export interface Services {
   config: Config;
@@ -74,7 +73,7 @@ export interface Services {
   devices: DevicesService;
   /** Mail collected from other mailboxes (POP3/IMAP), and the runner that polls due accounts. */
   collect: CollectService;
-  collectRunner: CollectRunner;
+  collectRunner: QueueRunner;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -110,7 +109,8 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     policy: new AddressPolicy({ allowPrivate: config.collect.allowPrivate, allow: config.outbound.allow, resolve: config.outbound.dnsServers.length ? dnsResolve(config.outbound.dnsServers) : undefined }),
     notifyPaused: pauseNotice(db, mailer), log,
   });
-  const collectRunner = new CollectRunner(() => collect.runDue(), 30_000, log);
+  // Due accounts are looked for every 30 s; each runs at its own interval (5–60 min).
+  const collectRunner = new QueueRunner(() => collect.runDue(), 30_000, log);
   return {
     collect, collectRunner,
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,

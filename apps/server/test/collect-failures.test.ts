@@ -26,11 +26,11 @@ const PASSWORD = 'Sup3r-secret-pw!';
 const raw = (n: number, body = `Body ${n}`) => Buffer.from(`From: x${n}@remote.test\r\nSubject: Standin ${n}\r\nMessage-ID: <s${n}@remote.test>\r\n\r\n${body}\r\n`);
 
 /** A collector over the test server's database with its own clock, logger and policy. */
-function collector(o: { now?: () => Date; log?: pino.Logger; allowPrivate?: boolean; timeoutMs?: number } = {}) {
+function collector(o: { now?: () => Date; log?: pino.Logger; allowPrivate?: boolean; timeoutMs?: number; trustPeer?: boolean } = {}) {
   const sv = s.rt.services;
   return new CollectService({
     db: sv.db, ingest: sv.ingest, box: new SecretBox(loadCollectKey(undefined, s.dataDir)), maxMessageBytes: 1024 * 1024,
-    cfg: { key: undefined, allowPrivate: o.allowPrivate ?? true, caFile: peer.caFile, timeoutMs: o.timeoutMs ?? 3_000, leaseMs: 60_000 },
+    cfg: { key: undefined, allowPrivate: o.allowPrivate ?? true, caFile: o.trustPeer === false ? undefined : peer.caFile, timeoutMs: o.timeoutMs ?? 3_000, leaseMs: 60_000 },
     policy: new AddressPolicy({ allowPrivate: o.allowPrivate ?? true, resolve: dnsResolve([dns.server]) }),
     notifyPaused: pauseNotice(sv.db, sv.mailer), now: o.now, log: o.log,
   });
@@ -108,6 +108,13 @@ describe('unreachable hosts', () => {
     await expect(c.test(settings({ host: '127.0.0.1', port: (silent.address() as net.AddressInfo).port, tls: 'tls', protocol: 'imap' }), 'x')).rejects.toMatchObject({ reason: 'collect.timeout' });
     for (const sock of sockets) sock.destroy();
     await new Promise<void>((r) => silent.close(() => r()));
+
+    // A certificate nobody vouches for: refused over implicit TLS and STARTTLS, POP3 and IMAP alike.
+    const untrusting = collector({ trustPeer: false });
+    await expect(untrusting.test(settings(), PASSWORD)).rejects.toMatchObject({ reason: 'collect.tls' });
+    await expect(untrusting.test(settings({ port: peer.ports.pop3, tls: 'starttls' }), PASSWORD)).rejects.toMatchObject({ reason: 'collect.tls' });
+    await expect(untrusting.test(settings({ protocol: 'imap', port: peer.ports.imaps }), PASSWORD)).rejects.toMatchObject({ reason: 'collect.tls' });
+    await expect(untrusting.test(settings({ protocol: 'imap', port: peer.ports.imap, tls: 'starttls' }), PASSWORD)).rejects.toMatchObject({ reason: 'collect.tls' });
 
     // Production policy: loopback and private addresses are not dialled at all.
     const strict = collector({ allowPrivate: false });

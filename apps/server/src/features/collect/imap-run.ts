@@ -1,3 +1,4 @@
+import { rootCertificates } from 'node:tls';
 import { ImapFlow, type ImapFlowOptions } from 'imapflow';
 import { classify, CollectError } from './collect-error.js';
 import type { DialOptions, RemoteEndpoint } from './dial.js';
@@ -14,7 +15,8 @@ function client(l: ImapLogin): ImapFlow {
   const opts: ImapFlowOptions & { doSTARTTLS: boolean } = {
     host: l.address, port: l.ep.port, secure: l.ep.tls === 'tls', doSTARTTLS: l.ep.tls === 'starttls', servername,
     auth: { user: l.user, pass: l.pass }, logger: false, disableAutoIdle: true, disableCompression: true,
-    tls: { servername, ca: l.o.ca ? [l.o.ca] : undefined, rejectUnauthorized: true },
+    // Our extra CAs join Node's public ones rather than replace them.
+    tls: { servername, ca: l.o.ca ? [...rootCertificates, l.o.ca] : undefined, rejectUnauthorized: true },
     connectionTimeout: l.o.timeoutMs, greetingTimeout: l.o.timeoutMs, socketTimeout: l.o.timeoutMs,
   };
   const c = new ImapFlow(opts);
