@@ -31,6 +31,8 @@ export interface CollectDeps {
 
 export interface Settings { protocol: 'pop3' | 'imap'; host: string; port: number; tls: 'tls' | 'starttls' | 'none'; username: string; leaveCopy: boolean; folder: string; interval: number }
 
+const CHECK_WAIT_MS = 20_000;
+
 /** The row's owner and login name the ciphertext belongs to (secret-box.ts). */
 const context = (userId: number) => `collect:${userId}`;
 /** One remote mailbox, however it is reached (POP3 or IMAP, any port). */
@@ -113,7 +115,12 @@ export class CollectService {
     const row = await this.require(userId, id);
     const [claimed] = await repo.claim(this.d.db, this.now(), this.d.cfg.leaseMs, 1, { userId, id: row.id });
     if (!claimed) throw new AppError(Code.Invalid, 'A check of this mailbox is already running', { reason: 'collect.busy' });
-    await this.run(claimed);
+    // A big mailbox can take minutes: the answer comes after the run or after CHECK_WAIT_MS, whichever is
+    // first, and the run goes on under its lease (the list shows it as running).
+    let timer: NodeJS.Timeout | undefined;
+    const running = this.run(claimed).catch((err: unknown) => this.d.log?.error({ err, account: claimed.id }, 'collection run failed to finish'));
+    await Promise.race([running, new Promise((resolve) => { timer = setTimeout(resolve, CHECK_WAIT_MS); })]);
+    clearTimeout(timer);
     return this.get(userId, id);
   }
 

@@ -80,7 +80,9 @@ export default function SettingPopPage() {
               }
             >
               <span className="mw-collect-title">{a.username}</span>
-              {st.paused
+              {st.running
+                ? <Tag color="primary" fill="outline" className="mw-collect-tag">{m.collectRunning}</Tag>
+                : st.paused
                 ? <Tag color="danger" fill="outline" className="mw-collect-tag">{m.collectPaused}</Tag>
                 : st.errorKind ? <Tag color="warning" fill="outline" className="mw-collect-tag">{m.collectErrShort[st.errorKind]}</Tag>
                   : st.lastRunAt ? <Tag color="success" fill="outline" className="mw-collect-tag">{m.collectOk}</Tag> : null}
