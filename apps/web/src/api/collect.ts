@@ -27,5 +27,6 @@ export const collectApi = {
   update: (id: string, form: CollectForm) => quietPost<CollectAccount>('/collect/update', { ...form, id }),
   remove: (id: string) => request<unknown>('/collect/delete', { method: 'POST', data: { id } }),
   resume: (id: string) => request<CollectAccount>('/collect/resume', { method: 'POST', data: { id } }),
-  check: (id: string) => request<CollectAccount>('/collect/check', { method: 'POST', data: { id } }),
+  /** Quiet: a refusal (collect.busy) is worded by the page. */
+  check: (id: string) => request<CollectAccount>('/collect/check', { method: 'POST', data: { id }, quiet: true }),
 };

@@ -4,6 +4,7 @@ import { AddOutline, MailOutline } from 'antd-mobile-icons';
 import { useNavigate } from 'react-router-dom';
 import { formatFileSize, formatMailTime, type CollectAccount } from '@mailwing/shared';
 import { collectApi } from '../../../api/collect';
+import type { ApiError } from '../../../api/request';
 import { timeWords } from '../../../i18n';
 import { useCollectT } from '../../../i18n/collect';
 import { Page } from '../../../ui/page';
@@ -31,8 +32,16 @@ export default function SettingPopPage() {
 
   const replace = (a: CollectAccount) => setList((l) => l?.map((x) => (x.id === a.id ? a : x)) ?? null);
   const check = async (a: CollectAccount) => {
-    const after = await collectApi.check(a.id).catch(() => null);
-    if (!after) return;
+    let after: CollectAccount;
+    try {
+      after = await collectApi.check(a.id);
+    } catch (err) {
+      const e = err as ApiError;
+      Toast.show({ content: m.collectErr[e.reason?.replace(/^collect\./, '') ?? ''] ?? e.message });
+      // Busy: a scheduled run has it; show that one's progress.
+      await load();
+      return;
+    }
     replace(after);
     if (!after.status.errorKind) Toast.show({ icon: 'success', content: m.collectChecked(after.status.lastCount) });
   };
