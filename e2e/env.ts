@@ -18,3 +18,5 @@ export const DEMO_PASSWORD = 'demo1234';
 export const MX_DIR = fileURLToPath(new URL('./artifacts/mx-inbox', import.meta.url));
 /** The WeChat account the stand-in's authorize page always answers for. */
 export const WECHAT_OPENID = 'e2e-openid-alice';
+/** Where global-setup writes the local Dovecot's host, ports and mailbox login (collection tests). */
+export const DOVECOT_FILE = fileURLToPath(new URL('./artifacts/dovecot.json', import.meta.url));

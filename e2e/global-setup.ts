@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { startDnsStandIn } from '../apps/server/test/dns-standin';
-import { ARTIFACTS, BASE_URL, DIST_DIR, HTTP_PORT, MX_DIR, MX_PORT, REPO_ROOT, SMTP_PORT, WECHAT_OPENID, WECHAT_PORT } from './env';
+import { startDovecot } from '../apps/server/test/dovecot-peer';
+import { ARTIFACTS, BASE_URL, DIST_DIR, DOVECOT_FILE, HTTP_PORT, MX_DIR, MX_PORT, REPO_ROOT, SMTP_PORT, WECHAT_OPENID, WECHAT_PORT } from './env';
 
 async function answers(): Promise<boolean> {
   try {
@@ -144,7 +145,16 @@ export default async function setup(): Promise<() => Promise<void>> {
   });
   // Inbound mail is checked with SPF, DKIM and DMARC: its DNS stays on loopback (every name NXDOMAIN).
   const dns = await startDnsStandIn({});
+  // Another mailbox to collect from (issue 16): a real Dovecot; the tests read where it is from DOVECOT_FILE.
+  const dovecot = await startDovecot();
+  dovecot.addUser('e2e-remote', 'remote-pass');
+  for (const n of [1, 2]) {
+    dovecot.seed('e2e-remote', `From: Remote Friend <friend@remote.test>\r\nTo: e2e-remote@remote.test\r\nSubject: From the other mailbox ${n}\r\n` +
+      `Message-ID: <e2e-remote-${n}@remote.test>\r\nDate: ${new Date().toUTCString()}\r\n\r\nCollected over POP3, number ${n}.\r\n`);
+  }
+  writeFileSync(DOVECOT_FILE, JSON.stringify({ host: '127.0.0.1', ports: dovecot.ports, user: 'e2e-remote', password: 'remote-pass' }));
   const closeStandIns = async () => {
+    await dovecot.stop();
     await dns.close();
     await new Promise<void>((resolve) => mx.close(() => resolve()));
     wechat.closeAllConnections();
@@ -163,6 +173,8 @@ export default async function setup(): Promise<() => Promise<void>> {
       WECHAT_API_BASE: `http://127.0.0.1:${WECHAT_PORT}`, WECHAT_OAUTH_BASE: `http://127.0.0.1:${WECHAT_PORT}`,
       // The outbound guard refuses loopback unless allowed: the WeChat stand-in is there.
       OUTBOUND_ALLOW: '127.0.0.1/32',
+      // Collection may dial the loopback Dovecot, whose certificate the test made.
+      COLLECT_ALLOW_PRIVATE: '1', COLLECT_CA: dovecot.caFile,
     },
     stdio: ['ignore', log, log],
     detached: true,

@@ -20,6 +20,7 @@ import { pushRoutes } from './features/push/push.routes.js';
 import { settingRoutes } from './features/setting/setting.routes.js';
 import { wechatRoutes } from './features/wechat/wechat.routes.js';
 import { mailRuleRoutes } from './features/mail-rule/mail-rule.routes.js';
+import { collectRoutes } from './features/collect/collect.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
@@ -86,6 +87,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   securityRoutes(app, services);
   signatureRoutes(app, services.signatures);
   templateRoutes(app, services.templates);
+  collectRoutes(app, services.collect);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -76,6 +76,14 @@ const Env = z.object({
   WECHAT_API_BASE: z.string().url().default('https://api.weixin.qq.com'),
   WECHAT_OAUTH_BASE: z.string().url().default('https://open.weixin.qq.com'),
   WECHAT_REDIRECT_URI: z.string().optional(),
+  // Collecting mail from other mailboxes (issue 16): the key that encrypts their passwords (32 bytes,
+  // base64); without it a key file is made once in DATA_DIR. Nodes that share a database share this key.
+  COLLECT_KEY: z.string().optional(),
+  // Remote POP3/IMAP hosts on private or loopback addresses are refused unless this is set (tests only).
+  COLLECT_ALLOW_PRIVATE: bool.default(false),
+  // A PEM file of CAs trusted for POP3/IMAP servers besides the public ones.
+  COLLECT_CA: z.string().optional(),
+  COLLECT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
 });
 
 export interface DeliveryConfig {
@@ -147,6 +155,17 @@ export interface WechatConfig {
   redirectUri: string;
 }
 
+export interface CollectConfig {
+  /** COLLECT_KEY; undefined: the key file DATA_DIR/collect.key, made on first use. */
+  key: string | undefined;
+  allowPrivate: boolean;
+  caFile?: string;
+  /** Each socket step (connect, greeting, one command, one message) must finish within this. */
+  timeoutMs: number;
+  /** How long a claimed run holds its account before another node may take it. */
+  leaseMs: number;
+}
+
 export interface Config {
   production: boolean;
   host: string;
@@ -171,6 +190,7 @@ export interface Config {
   push: PushConfig;
   outbound: OutboundConfig;
   wechat: WechatConfig;
+  collect: CollectConfig;
 }
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -218,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       appId: e.WECHAT_APPID || undefined, secret: e.WECHAT_SECRET || undefined, apiBase: e.WECHAT_API_BASE.replace(/\/+$/, ''),
       oauthBase: e.WECHAT_OAUTH_BASE.replace(/\/+$/, ''), redirectUri: e.WECHAT_REDIRECT_URI ?? `http://${e.HOST}:${e.PORT}/`,
     },
+    collect: { key: e.COLLECT_KEY || undefined, allowPrivate: e.COLLECT_ALLOW_PRIVATE, caFile: e.COLLECT_CA, timeoutMs: e.COLLECT_TIMEOUT_MS, leaseMs: 15 * 60_000 },
   };
 }
 
@@ -252,6 +273,7 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     push: { subject: 'mailto:postmaster@mx.test.local', allowPrivate: true },
     outbound: { allow: [], dnsServers: [] },
     wechat: { appId: undefined, secret: undefined, apiBase: 'https://api.weixin.qq.com', oauthBase: 'https://open.weixin.qq.com', redirectUri: 'http://127.0.0.1/' },
+    collect: { key: undefined, allowPrivate: true, timeoutMs: 5_000, leaseMs: 60_000 },
     ...overrides,
   };
 }

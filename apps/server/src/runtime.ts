@@ -78,6 +78,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     timers.push(setInterval(() => { services.messages.autoArchiveDue().catch((err: unknown) => log.error({ err }, 'auto-archive failed')); }, 60 * 60_000));
     services.queue.start();
     services.ruleJobs.start();
+    services.collectRunner.start();
   }
 
   return {
@@ -86,6 +87,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       for (const t of timers) clearInterval(t);
       await services.queue.stop();
       await services.ruleJobs.stop();
+      await services.collectRunner.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

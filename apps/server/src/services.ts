@@ -36,6 +36,10 @@ import { SignatureService } from './features/signature/signature.service.js';
 import { TemplateService } from './features/template/template.service.js';
 import { RuleEngine } from './features/mail-rule/rule-engine.js';
 import { MailRuleService } from './features/mail-rule/mail-rule.service.js';
+import { CollectService } from './features/collect/collect.service.js';
+import { pauseNotice } from './features/collect/collect.notice.js';
+import { loadCollectKey, SecretBox } from './features/collect/secret-box.js';
+import { AddressPolicy, dnsResolve } from './net/ssrf.js';
 
 export interface Services {
   config: Config;
@@ -78,6 +82,9 @@ export interface Services {
   rules: RuleEngine;
   mailRules: MailRuleService;
   ruleJobs: QueueRunner;
+  /** Mail collected from other mailboxes (POP3/IMAP), and the runner that polls due accounts. */
+  collect: CollectService;
+  collectRunner: QueueRunner;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -113,7 +120,15 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const mailRules = new MailRuleService(rules);
   const ruleJobs = new QueueRunner(() => mailRules.runJobs(), 1_000, log);
   verify.onBindVerified((b) => links.link(b));
+  const collect = new CollectService({
+    db, ingest, box: new SecretBox(loadCollectKey(config.collect.key, config.dataDir)), cfg: config.collect, maxMessageBytes: config.smtp.maxBytes,
+    policy: new AddressPolicy({ allowPrivate: config.collect.allowPrivate, allow: config.outbound.allow, resolve: config.outbound.dnsServers.length ? dnsResolve(config.outbound.dnsServers) : undefined }),
+    notifyPaused: pauseNotice(db, mailer), log,
+  });
+  // Due accounts are looked for every 30 s; each runs at its own interval (5–60 min).
+  const collectRunner = new QueueRunner(() => collect.runDue(), 30_000, log);
   return {
+    collect, collectRunner,
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
     auth,
     companies,

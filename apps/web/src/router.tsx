@@ -65,6 +65,9 @@ const AdminTemplatePage = lazy(() => import('./pages/admin/template'));
 const SettingFilterPage = lazy(() => import('./pages/modules/setting-filter'));
 const SettingFilterEditPage = lazy(() => import('./pages/modules/setting-filter-edit'));
 const SettingAutoReplyPage = lazy(() => import('./pages/modules/setting-autoreply'));
+// Collecting mail from other mailboxes (issue 16)
+const SettingPopPage = lazy(() => import('./pages/modules/setting-pop'));
+const SettingPopEditPage = lazy(() => import('./pages/modules/setting-pop-edit'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -89,6 +92,8 @@ export const router = createHashRouter([
   { path: '/pages/modules/setting-security/index', element: lazyPage(SettingSecurityPage) },
   { path: '/pages/modules/setting-password/index', element: lazyPage(SettingPasswordPage) },
   { path: '/pages/modules/setting-devices/index', element: lazyPage(SettingDevicesPage) },
+  { path: '/pages/modules/setting-pop/index', element: lazyPage(SettingPopPage) },
+  { path: '/pages/modules/setting-pop-edit/index', element: lazyPage(SettingPopEditPage) },
   {
     element: guard(<TabLayout />),
     children: [

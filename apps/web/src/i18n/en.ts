@@ -268,6 +268,7 @@ export const en = {
   goHome: 'Go to inbox',
   // Settings tab: the "Mail rules" group (issue 16)
   stMailRules: 'Mail rules',
+  stCollect: 'Other mailboxes',
   stSignature: 'Signatures',
   stTemplate: 'Templates',
   stAdminTemplate: 'Company templates',

@@ -246,6 +246,7 @@ export const zh: Messages = {
   notFound: '页面不存在。',
   goHome: '返回收件箱',
   stMailRules: '邮件规则',
+  stCollect: '收取外部邮箱',
   stSignature: '签名',
   stTemplate: '模板',
   stAdminTemplate: '企业模板',

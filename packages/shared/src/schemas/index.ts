@@ -11,3 +11,4 @@ export * from './setting.js';
 export * from './signature.js';
 export * from './template.js';
 export * from './mail-rule.js';
+export * from './collect.js';

@@ -26,7 +26,14 @@ export interface LocalRecipient {
 /** A mail just committed into someone's mailbox: what notifications (Web Push) start from. */
 export interface NewMail { userId: number; messageId: number; folderMid: number }
 
-interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date; ruled?: RuledDelivery<LocalRecipient> }
+/**
+ * Work that must commit or fail with the mail itself (collection records the remote
+ * message as fetched). It runs inside the group-commit transaction, shared with other
+ * deliveries, so it must not throw on anything a retry would repeat (use ON CONFLICT).
+ */
+export interface DeliverOptions { inCommit?: (trx: Db, messageIds: number[]) => Promise<void> }
+
+interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date; inCommit?: DeliverOptions['inCommit']; ruled?: RuledDelivery<LocalRecipient> }
 
 /**
  * Stores one raw message for any number of local mailboxes: one blob, one parsed
@@ -54,7 +61,7 @@ export class IngestService {
     return this.rules;
   }
 
-  async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent): Promise<number[]> {
+  async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent, opts: DeliverOptions = {}): Promise<number[]> {
     if (recipients.length === 0) return [];
     // Parsing (a worker thread) and the blob's fsyncs (the disk) overlap.
     const parsing = parsed ? Promise.resolve(parsed) : this.parser.parse(raw, envelopeFrom);
@@ -68,7 +75,7 @@ export class IngestService {
       await this.blobs.store.release(staged);
       throw err;
     }
-    return this.file(staged, content, envelopeFrom, recipients);
+    return this.file(staged, content, envelopeFrom, recipients, opts);
   }
 
   /** Scratch space for a message too big to hold in memory while it arrives (smtp-receiver.ts). */
@@ -96,7 +103,7 @@ export class IngestService {
   }
 
   /** Files a staged, parsed message into the mailboxes; the staging link goes either way. */
-  private async file(staged: StagedBlob, content: ParsedContent, envelopeFrom: string, recipients: LocalRecipient[]): Promise<number[]> {
+  private async file(staged: StagedBlob, content: ParsedContent, envelopeFrom: string, recipients: LocalRecipient[], opts: DeliverOptions = {}): Promise<number[]> {
     let ordered: LocalRecipient[];
     let ids: number[];
     let ruled: RuledDelivery<LocalRecipient> | undefined;
@@ -108,12 +115,16 @@ export class IngestService {
       const rejectAll = ruled?.rejectAll;
       if (rejectAll) {
         if (recipients.every((r) => r.auth)) throw Object.assign(new Error(`5.7.1 ${rejectAll}`), { responseCode: 550 });
+        await this.recordOnly(opts);
         return [];
       }
       // A fixed order of rows keeps concurrent deliveries from deadlocking on folder counters.
       ordered = [...(ruled?.recipients ?? filed)].sort((a, b) => a.userId - b.userId || a.folderMid - b.folderMid);
-      if (ordered.length === 0) return [];
-      ids = await this.committer.submit({ staged, size: staged.size, content, recipients: ordered, receivedAt: new Date(), ruled });
+      if (ordered.length === 0) {
+        await this.recordOnly(opts);
+        return [];
+      }
+      ids = await this.committer.submit({ staged, size: staged.size, content, recipients: ordered, receivedAt: new Date(), ruled, inCommit: opts.inCommit });
     } finally {
       await this.blobs.store.release(staged);
       await ruled?.release();
@@ -121,6 +132,16 @@ export class IngestService {
     await ruled?.after();
     this.announce(ordered.flatMap((r, i) => (r.seen ? [] : [{ userId: r.userId, messageId: ids[i]!, folderMid: r.folderMid }])));
     return ids;
+  }
+
+  /**
+   * A mail that the rules kept out of every mailbox still counts as taken in: the
+   * caller's bookkeeping (collection's "already fetched") commits on its own, or the
+   * same mail would be fetched and judged again on every run.
+   */
+  private async recordOnly(opts: DeliverOptions): Promise<void> {
+    const inCommit = opts.inCommit;
+    if (inCommit) await this.db.transaction().execute((trx) => inCommit(trx, []));
   }
 
   /**
@@ -184,6 +205,7 @@ export class IngestService {
         return mine;
       });
       for (const [i, it] of items.entries()) await it.ruled?.record(trx, new Map(it.recipients.map((r, k) => [r.userId, out[i]![k]!])));
+      for (const [i, it] of items.entries()) if (it.inCommit) await it.inCommit(trx, out[i]!);
       return out;
     });
   }

@@ -28,6 +28,7 @@ const ROUTES = {
   adminTemplate: '/pages/admin/template/index',
   filter: '/pages/modules/setting-filter/index',
   autoreply: '/pages/modules/setting-autoreply/index',
+  collect: '/pages/modules/setting-pop/index',
 } as const;
 
 /** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
@@ -85,6 +86,7 @@ export default function SettingPage() {
         {settings?.role === 'admin' && row('adminTemplate', m.stAdminTemplate)}
         {row('filter', m.stFilterRules)}
         {row('autoreply', m.stAutoReply)}
+        {row('collect', m.stCollect)}
       </List>
       <List className="mw-gap">
         {row('version', m.stVersion, APP_VERSION)}
