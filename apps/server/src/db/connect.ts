@@ -30,10 +30,10 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = { '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '006-links': m006, '007-security': m007, '008-inbound-auth': m008 };
-migrations['009-signatures'] = m009;
-migrations['010-mail-rules'] = m010;
-const migrations: Record<string, Migration> = { '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '006-links': m006, '007-security': m007, '008-inbound-auth': m008, '011-collection': m011 };
+const migrations: Record<string, Migration> = {
+  '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '006-links': m006,
+  '007-security': m007, '008-inbound-auth': m008, '009-signatures': m009, '010-mail-rules': m010, '011-collection': m011,
+};
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).
 pg.types.setTypeParser(20, (v: string) => Number(v));
