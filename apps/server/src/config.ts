@@ -76,6 +76,8 @@ const Env = z.object({
   WECHAT_API_BASE: z.string().url().default('https://api.weixin.qq.com'),
   WECHAT_OAUTH_BASE: z.string().url().default('https://open.weixin.qq.com'),
   WECHAT_REDIRECT_URI: z.string().optional(),
+  // Network disk (issue 18): unfinished resumable uploads are removed, and their quota reservation freed, after this.
+  DISK_UPLOAD_TTL_HOURS: z.coerce.number().positive().default(24),
 });
 
 export interface DeliveryConfig {
@@ -147,6 +149,12 @@ export interface WechatConfig {
   redirectUri: string;
 }
 
+export interface DiskConfig {
+  /** Where tus keeps unfinished uploads: under DATA_DIR, so a finished one moves into the blob store without a copy. */
+  uploadDir: string;
+  uploadTtlMs: number;
+}
+
 export interface Config {
   production: boolean;
   host: string;
@@ -171,6 +179,7 @@ export interface Config {
   push: PushConfig;
   outbound: OutboundConfig;
   wechat: WechatConfig;
+  disk: DiskConfig;
 }
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -218,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       appId: e.WECHAT_APPID || undefined, secret: e.WECHAT_SECRET || undefined, apiBase: e.WECHAT_API_BASE.replace(/\/+$/, ''),
       oauthBase: e.WECHAT_OAUTH_BASE.replace(/\/+$/, ''), redirectUri: e.WECHAT_REDIRECT_URI ?? `http://${e.HOST}:${e.PORT}/`,
     },
+    disk: { uploadDir: path.join(dataDir, 'disk-uploads'), uploadTtlMs: e.DISK_UPLOAD_TTL_HOURS * 3600_000 },
   };
 }
 
@@ -252,6 +262,7 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     push: { subject: 'mailto:postmaster@mx.test.local', allowPrivate: true },
     outbound: { allow: [], dnsServers: [] },
     wechat: { appId: undefined, secret: undefined, apiBase: 'https://api.weixin.qq.com', oauthBase: 'https://open.weixin.qq.com', redirectUri: 'http://127.0.0.1/' },
+    disk: { uploadDir: path.join(overrides.dataDir, 'disk-uploads'), uploadTtlMs: 24 * 3600_000 },
     ...overrides,
   };
 }

@@ -32,6 +32,10 @@ import { EmailCodes } from './features/security/email-codes.js';
 import { ResetService } from './features/security/reset.service.js';
 import { SecurityService } from './features/security/security.service.js';
 import { VerifyService } from './features/security/verify.service.js';
+import { DiskService } from './features/disk/disk.service.js';
+import { DiskUploadService } from './features/disk/disk-upload.service.js';
+import { ShareService } from './features/disk/share.service.js';
+import { QuotaService } from './features/quota/quota.service.js';
 
 export interface Services {
   config: Config;
@@ -67,6 +71,12 @@ export interface Services {
   reset: ResetService;
   security: SecurityService;
   devices: DevicesService;
+  /** Mail and disk bytes against the user's quota. */
+  quota: QuotaService;
+  disk: DiskService;
+  /** Resumable (tus) uploads into the disk; `sweep` removes expired ones. */
+  diskUploads: DiskUploadService;
+  shares: ShareService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -97,7 +107,11 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   ingest.onNewMail((mail) => push.newMail(mail));
   const links = new MailboxLinkService(db, auth, verify);
   verify.onBindVerified((b) => links.link(b));
+  const quota = new QuotaService(db);
+  const disk = new DiskService(db, blobs);
+  const diskUploads = new DiskUploadService({ db, blobs, disk, quota, dir: config.disk.uploadDir, ttlMs: config.disk.uploadTtlMs });
   return {
+    quota, disk, diskUploads, shares: new ShareService(db, disk),
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
     auth,
     companies,
