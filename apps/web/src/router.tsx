@@ -57,6 +57,9 @@ const ChooseMemberPage = lazy(() => import('./pages/modules/choose-member'));
 const MemberDetailPage = lazy(() => import('./pages/modules/member-detail'));
 const MemberEditPage = lazy(() => import('./pages/modules/member-edit'));
 const SearchMemberPage = lazy(() => import('./pages/modules/search-member'));
+// Network disk (issue 18)
+const DiskPage = lazy(() => import('./pages/modules/disk'));
+const DiskSharePage = lazy(() => import('./pages/modules/disk/share'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -122,5 +125,8 @@ export const router = createHashRouter([
   { path: '/pages/modules/member-detail/index', element: lazyPage(MemberDetailPage) },
   { path: '/pages/modules/member-edit/index', element: lazyPage(MemberEditPage) },
   { path: '/pages/modules/search-member/index', element: lazyPage(SearchMemberPage) },
+  { path: '/pages/modules/disk/index', element: lazyPage(DiskPage) },
+  // A share link's recipient has no session here.
+  { path: '/pages/modules/disk/share', element: lazyPage(DiskSharePage, false) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

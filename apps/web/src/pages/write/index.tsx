@@ -288,6 +288,20 @@ export default function WritePage() {
               {attachCount > 0 && <span className="mw-option-count">{attachCount}</span>}
               <RightOutline className="mw-option-arrow" />
             </a>
+            <a
+              className="mw-option"
+              role="button"
+              data-option="disk"
+              onClick={() => {
+                // A disk file goes in as a link (超大附件): the mail stays open, as for attachments.
+                staying.current = true;
+                navigate('/pages/modules/disk/index?pick=1');
+              }}
+            >
+              <LinkOutline />
+              <span>{m.largeAttachFromDisk}</span>
+              <RightOutline className="mw-option-arrow" />
+            </a>
             <label className="mw-option">
               <span className={state.urgent ? 'mw-urgent-label is-on' : 'mw-urgent-label'}>{m.urgent}</span>
               <Switch
