@@ -156,7 +156,9 @@ export default function WritePage() {
       waiting.close();
     }
     const current = compose.get();
-    if (!current.attachments.some((a) => a.status === 'done') && mentionsAttachment(ownText(current.html))) {
+    // A large attachment from the disk is a link in the body: it counts as the attachment the text mentions.
+    const diskLink = current.html.includes('/pages/modules/disk/share?s=');
+    if (!current.attachments.some((a) => a.status === 'done') && !diskLink && mentionsAttachment(ownText(current.html))) {
       const anyway = await Dialog.confirm({ content: m.attachMentioned, confirmText: m.sendAnyway, cancelText: m.cancel });
       if (!anyway) return;
     }

@@ -9,6 +9,6 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
  */
 export function addLargeAttachment(label: string, file: { name: string; size: number }, url: string): void {
   const s = compose.get();
-  const block = `<p data-large-attachment="1">📎 ${esc(label)}: <a href="${esc(url)}">${esc(file.name)}</a> (${formatFileSize(file.size)})</p>`;
+  const block = `<p data-large-attachment="1">${esc(label)}: <a href="${esc(url)}">${esc(file.name)}</a> (${formatFileSize(file.size)})</p>`;
   compose.edit({ html: `${s.html}${block}`, text: `${s.text}\n${label}: ${file.name} (${formatFileSize(file.size)}) ${url}` });
 }
