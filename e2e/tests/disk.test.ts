@@ -101,4 +101,34 @@ describe('network disk', () => {
     expect(createHash('sha256').update(readFileSync(path)).digest('hex')).toBe(createHash('sha256').update(DATA).digest('hex'));
     await other.close();
   });
+
+  it('shows the spec\'s name rule in the user\'s language, and the bin; screenshots in zh and en', async () => {
+    const { page } = suite;
+    for (const lang of ['zh', 'en'] as const) {
+      await page.evaluate((l) => localStorage.setItem('language', l), lang);
+      await page.goto(`${BASE_URL}/#/pages/modules/disk/index`);
+      await page.reload();
+      await page.locator('[data-node="disk-e2e.bin"]').waitFor();
+      await screenshot(page, `disk-${lang}-list`);
+      await page.locator('[data-action=disk-new-folder]').click();
+      await page.locator('[data-field=disk-name] input').fill('a:b');
+      await page.locator('[data-action=disk-name-ok]').click();
+      const error = await page.locator('.mw-disk-error').textContent();
+      expect(error).toBe(lang === 'zh' ? '文件名不能包含 / ? : * " < > |' : 'File names may not contain / ? : * " < > |');
+      await screenshot(page, `disk-${lang}-name-error`);
+      await page.locator('[data-field=disk-name] input').fill(`Folder ${lang}`);
+      await page.locator('[data-action=disk-name-ok]').click();
+      await page.locator(`[data-node="Folder ${lang}"]`).waitFor();
+      await page.locator('[data-node="disk-e2e.bin"]').click();
+      await page.locator('.adm-action-sheet-button-item', { hasText: lang === 'zh' ? '分享链接' : 'Share link' }).click();
+      await page.locator('[data-dialog=disk-share]').waitFor();
+      await screenshot(page, `disk-${lang}-share-dialog`);
+      await page.locator('[data-action=share-create]').click();
+      await page.locator('[data-share-link]').waitFor();
+      await screenshot(page, `disk-${lang}-share-created`);
+      await page.goto(`${BASE_URL}/#/pages/modules/disk/index?view=bin`);
+      await page.locator('.mw-disk-empty, .mw-load-more').first().waitFor();
+      await screenshot(page, `disk-${lang}-bin`);
+    }
+  });
 });

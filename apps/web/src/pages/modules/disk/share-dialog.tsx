@@ -35,8 +35,8 @@ export function ShareDialog({ file, onClose, onShared }: { file: DiskNode | null
   };
 
   return (
-    <Popup visible={file !== null} onMaskClick={close} bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, padding: 16 }}>
-      <div className="mw-disk-share" data-dialog="disk-share">
+    <Popup visible={file !== null} onMaskClick={close} bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '85vh', overflowY: 'auto' }}>
+      <div className="mw-disk-sheet" data-dialog="disk-share">
         <h3 className="mw-disk-share-title">{m.diskShare}: {file?.name}</h3>
         {!share ? (
           <>
