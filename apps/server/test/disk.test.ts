@@ -172,6 +172,8 @@ describe('disk uploads', () => {
     expect(JSON.parse(await res.text())).toMatchObject({ reason: 'disk.checksum_mismatch' });
     expect((await listAll(alice)).list.some((n) => n.name === 'bad.txt')).toBe(false);
     expect((await usage(alice)).reservedBytes).toBe(0);
+    // Its bytes did not stay behind in the blob store.
+    expect(await s.rt.services.blobs.store.has(sha(data))).toBe(false);
   });
 
   it('sweeps unfinished uploads after 24 h by the clock it is given, freeing their reservation', async () => {

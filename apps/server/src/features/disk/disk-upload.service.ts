@@ -116,8 +116,15 @@ export class DiskUploadService {
         const contentType = await detectType(await this.d.blobs.head(staged.hash, 8192), up.name);
         return this.d.disk.addFile(trx, Number(up.user_id), up.parent_id === null ? null : Number(up.parent_id), up.name, { size: staged.size, blobHash: staged.hash, contentType });
       }).catch(async (err: unknown) => {
-        // A damaged upload is over: its row went in the rollback, so drop it again.
-        if (err instanceof ClientRefusal && err.status === 460) await repo.deleteUpload(this.d.db, id);
+        if (err instanceof ClientRefusal && err.status === 460) {
+          // A damaged upload is over: drop it, and hand its bytes (already linked under their hash)
+          // to the collector as an unreferenced blob, so they go under its lock like any other.
+          await this.d.db.transaction().execute(async (trx) => {
+            await repo.deleteUpload(trx, id);
+            await this.d.blobs.reference(trx, [{ staged, n: 0 }]);
+          });
+          await this.d.blobs.collect();
+        }
         throw err;
       });
     } finally {
