@@ -26,6 +26,9 @@ import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
 import { signatureRoutes } from './features/signature/signature.routes.js';
 import { templateRoutes } from './features/template/template.routes.js';
+import { diskRoutes } from './features/disk/disk.routes.js';
+import { diskTusRoutes } from './features/disk/disk-tus.routes.js';
+import { shareRoutes } from './features/disk/share.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -88,6 +91,9 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   signatureRoutes(app, services.signatures);
   templateRoutes(app, services.templates);
   collectRoutes(app, services.collect);
+  diskRoutes(app, services.disk, services.quota, services.blobs);
+  shareRoutes(app, services.shares, services.blobs);
+  await diskTusRoutes(app, services.diskUploads);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

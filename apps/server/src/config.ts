@@ -84,6 +84,8 @@ const Env = z.object({
   // A PEM file of CAs trusted for POP3/IMAP servers besides the public ones.
   COLLECT_CA: z.string().optional(),
   COLLECT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  // Network disk (issue 18): unfinished resumable uploads are removed, and their quota reservation freed, after this.
+  DISK_UPLOAD_TTL_HOURS: z.coerce.number().positive().default(24),
 });
 
 export interface DeliveryConfig {
@@ -166,6 +168,12 @@ export interface CollectConfig {
   leaseMs: number;
 }
 
+export interface DiskConfig {
+  /** Where tus keeps unfinished uploads: under DATA_DIR, so a finished one moves into the blob store without a copy. */
+  uploadDir: string;
+  uploadTtlMs: number;
+}
+
 export interface Config {
   production: boolean;
   host: string;
@@ -191,6 +199,7 @@ export interface Config {
   outbound: OutboundConfig;
   wechat: WechatConfig;
   collect: CollectConfig;
+  disk: DiskConfig;
 }
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -239,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       oauthBase: e.WECHAT_OAUTH_BASE.replace(/\/+$/, ''), redirectUri: e.WECHAT_REDIRECT_URI ?? `http://${e.HOST}:${e.PORT}/`,
     },
     collect: { key: e.COLLECT_KEY || undefined, allowPrivate: e.COLLECT_ALLOW_PRIVATE, caFile: e.COLLECT_CA, timeoutMs: e.COLLECT_TIMEOUT_MS, leaseMs: 15 * 60_000 },
+    disk: { uploadDir: path.join(dataDir, 'disk-uploads'), uploadTtlMs: e.DISK_UPLOAD_TTL_HOURS * 3600_000 },
   };
 }
 
@@ -274,6 +284,7 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     outbound: { allow: [], dnsServers: [] },
     wechat: { appId: undefined, secret: undefined, apiBase: 'https://api.weixin.qq.com', oauthBase: 'https://open.weixin.qq.com', redirectUri: 'http://127.0.0.1/' },
     collect: { key: undefined, allowPrivate: true, timeoutMs: 5_000, leaseMs: 60_000 },
+    disk: { uploadDir: path.join(overrides.dataDir, 'disk-uploads'), uploadTtlMs: 24 * 3600_000 },
     ...overrides,
   };
 }

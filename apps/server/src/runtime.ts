@@ -34,6 +34,7 @@ export async function openServices(config: Config, opts: { memoryDb?: boolean; l
   const store = new FileBlobStore(path.join(config.dataDir, 'blobs'));
   await store.init();
   const services = createServices(config, db.db, store, opts.log, db.listen);
+  await services.diskUploads.init();
   // Parser threads and the database both keep a process alive until closed.
   const close = async () => {
     await services.parser.close();
@@ -75,6 +76,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     // Collects blobs whose last reference went away (a purge collects its own at once; this catches crashes in between).
     timers.push(setInterval(() => { services.blobs.collect().catch((err: unknown) => log.error({ err }, 'blob collection failed')); }, 10 * 60_000));
     timers.push(setInterval(() => { services.uploads.sweep().catch((err: unknown) => log.error({ err }, 'upload sweep failed')); }, 60 * 60_000));
+    timers.push(setInterval(() => { services.diskUploads.sweep().catch((err: unknown) => log.error({ err }, 'disk upload sweep failed')); }, 10 * 60_000));
     timers.push(setInterval(() => { services.messages.autoArchiveDue().catch((err: unknown) => log.error({ err }, 'auto-archive failed')); }, 60 * 60_000));
     services.queue.start();
     services.ruleJobs.start();

@@ -40,6 +40,10 @@ import { CollectService } from './features/collect/collect.service.js';
 import { pauseNotice } from './features/collect/collect.notice.js';
 import { loadCollectKey, SecretBox } from './features/collect/secret-box.js';
 import { AddressPolicy, dnsResolve } from './net/ssrf.js';
+import { DiskService } from './features/disk/disk.service.js';
+import { DiskUploadService } from './features/disk/disk-upload.service.js';
+import { ShareService } from './features/disk/share.service.js';
+import { QuotaService } from './features/quota/quota.service.js';
 
 export interface Services {
   config: Config;
@@ -85,6 +89,12 @@ export interface Services {
   /** Mail collected from other mailboxes (POP3/IMAP), and the runner that polls due accounts. */
   collect: CollectService;
   collectRunner: QueueRunner;
+  /** Mail and disk bytes against the user's quota. */
+  quota: QuotaService;
+  disk: DiskService;
+  /** Resumable (tus) uploads into the disk; `sweep` removes expired ones. */
+  diskUploads: DiskUploadService;
+  shares: ShareService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -127,8 +137,12 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   });
   // Due accounts are looked for every 30 s; each runs at its own interval (5–60 min).
   const collectRunner = new QueueRunner(() => collect.runDue(), 30_000, log);
+  const quota = new QuotaService(db);
+  const disk = new DiskService(db, blobs);
+  const diskUploads = new DiskUploadService({ db, blobs, disk, quota, dir: config.disk.uploadDir, ttlMs: config.disk.uploadTtlMs });
   return {
     collect, collectRunner,
+    quota, disk, diskUploads, shares: new ShareService(db, disk),
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
     auth,
     companies,

@@ -68,6 +68,9 @@ const SettingAutoReplyPage = lazy(() => import('./pages/modules/setting-autorepl
 // Collecting mail from other mailboxes (issue 16)
 const SettingPopPage = lazy(() => import('./pages/modules/setting-pop'));
 const SettingPopEditPage = lazy(() => import('./pages/modules/setting-pop-edit'));
+// Network disk (issue 18)
+const DiskPage = lazy(() => import('./pages/modules/disk'));
+const DiskSharePage = lazy(() => import('./pages/modules/disk/share'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -141,5 +144,8 @@ export const router = createHashRouter([
   { path: '/pages/modules/setting-filter/index', element: lazyPage(SettingFilterPage) },
   { path: '/pages/modules/setting-filter-edit/index', element: lazyPage(SettingFilterEditPage) },
   { path: '/pages/modules/setting-autoreply/index', element: lazyPage(SettingAutoReplyPage) },
+  { path: '/pages/modules/disk/index', element: lazyPage(DiskPage) },
+  // A share link's recipient has no session here.
+  { path: '/pages/modules/disk/share', element: lazyPage(DiskSharePage, false) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

@@ -53,6 +53,11 @@ export interface BlobStore {
   stage(data: Buffer): Promise<StagedBlob>;
   /** Like `stage`, for content too big to hold in memory. */
   stageStream(): Promise<BlobWriter>;
+  /**
+   * Like `stage`, taking over a finished local file (a resumable upload's): the file is
+   * hashed once and moved, not copied, where the backend allows. It is gone afterwards.
+   */
+  stageFile(file: string): Promise<StagedBlob>;
   spool(): Promise<Spool>;
   /** Null when the backend cannot be read from another thread: then read `stream` or `get`. */
   locate(staged: StagedBlob): BlobLocator | null;
@@ -67,7 +72,8 @@ export interface BlobStore {
   /** Drops the staging link once the referencing transaction has ended, committed or not. */
   release(staged: StagedBlob): Promise<void>;
   get(hash: string): Promise<Buffer>;
-  stream(hash: string): Readable;
+  /** The bytes, or only `start`..`end` (inclusive, as HTTP ranges count). */
+  stream(hash: string, range?: { start: number; end: number }): Readable;
   delete(hash: string): Promise<void>;
   has(hash: string): Promise<boolean>;
 }

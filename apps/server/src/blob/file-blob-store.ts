@@ -63,6 +63,38 @@ export class FileBlobStore implements BlobStore {
     return new FileBlobWriter(await FileAppender.create(this.tempName()), (staged) => this.linkFinal(staged));
   }
 
+  async stageFile(file: string): Promise<StagedBlob> {
+    const tmp = this.tempName();
+    try {
+      await fs.rename(file, tmp);
+    } catch (err) {
+      // Another file system (DATA_DIR split over mounts): copy, then drop the original.
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await fs.copyFile(file, tmp);
+      await fs.rm(file, { force: true });
+    }
+    try {
+      const hash = createHash('sha256');
+      let size = 0;
+      for await (const chunk of createReadStream(tmp, { highWaterMark: 1024 * 1024 })) {
+        hash.update(chunk as Buffer);
+        size += (chunk as Buffer).length;
+      }
+      const fh = await fs.open(tmp, 'r+');
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      const staged = { hash: hash.digest('hex'), size, token: tmp };
+      await this.linkFinal(staged);
+      return staged;
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
   async spool(): Promise<Spool> {
     return new FileSpool(await FileAppender.create(this.tempName()));
   }
@@ -100,8 +132,8 @@ export class FileBlobStore implements BlobStore {
     return fs.readFile(this.pathOf(hash));
   }
 
-  stream(hash: string): Readable {
-    return createReadStream(this.pathOf(hash));
+  stream(hash: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.pathOf(hash), { highWaterMark: 256 * 1024, ...(range ?? {}) });
   }
 
   async delete(hash: string): Promise<void> {

@@ -2,6 +2,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { detectMimeType } from 'nodemailer/lib/mime-funcs';
+import type { Readable } from 'node:stream';
 
 /**
  * The one owner of how bytes that users or mail senders supplied leave this server
@@ -82,4 +83,41 @@ export function userContentHeaders(reply: FastifyReply): FastifyReply {
   return reply
     .header('Content-Security-Policy', USER_CONTENT_CSP)
     .header('X-Content-Type-Options', 'nosniff');
+}
+
+/** A stored file too large to hold in memory: `head` (its first bytes) decides the type, `open` reads it or a range of it. */
+export interface UserStream { name: string; size: number; declaredType: string; head: Buffer; open(range?: { start: number; end: number }): Readable }
+
+/** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range (RFC 9110 §14.1.2); several ranges, or a bad one, get the whole file. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** Sends a stored file streamed, with the same type rules as `sendUserFile`, answering a Range request with 206. */
+export async function sendUserStream(reply: FastifyReply, file: UserStream, opts: { inline: boolean; cache: string; range?: string }): Promise<FastifyReply> {
+  const type = opts.inline ? await inlineType(file.head, file.name, file.declaredType) : null;
+  userContentHeaders(reply)
+    .header('Content-Type', type ?? 'application/octet-stream')
+    .header('Content-Disposition', contentDisposition(file.name || 'file', { type: type ? 'inline' : 'attachment' }))
+    .header('Cache-Control', opts.cache)
+    .header('Accept-Ranges', 'bytes');
+  const range = parseRange(opts.range, file.size);
+  if (range === 'unsatisfiable') return reply.status(416).header('Content-Range', `bytes */${file.size}`).send();
+  if (range) {
+    return reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
+      .header('Content-Length', range.end - range.start + 1).send(file.open(range));
+  }
+  return reply.header('Content-Length', file.size).send(file.size === 0 ? '' : file.open());
 }

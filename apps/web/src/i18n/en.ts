@@ -139,6 +139,10 @@ export const en = {
   stOff: 'Off',
   // Mailbox tab: several mailboxes, spec §5, §6
   mbAdd: 'Add mailbox',
+  // My Mailbox tab: the group of apps (issue 18).
+  apps: 'Apps',
+  appDisk: 'Network disk',
+  largeAttachFromDisk: 'Large attachment from the disk',
   mbCurrent: 'Current',
   mbUnbind: 'Unbind',
   // Mail time words, spec §9

@@ -12,3 +12,4 @@ export * from './signature.js';
 export * from './template.js';
 export * from './mail-rule.js';
 export * from './collect.js';
+export * from './disk.js';

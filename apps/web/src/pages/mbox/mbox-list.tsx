@@ -130,6 +130,9 @@ export default function MboxListPage() {
             {m.mbAdd}
           </List.Item>
         </List>
+        <List header={m.apps} className="mw-apps">
+          <List.Item data-row="app-disk" onClick={() => navigate('/pages/modules/disk/index')}>{m.appDisk}</List.Item>
+        </List>
         {mbox ? (
           <FolderList
             mbox={mbox}

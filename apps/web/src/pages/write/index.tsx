@@ -163,7 +163,9 @@ export default function WritePage() {
       waiting.close();
     }
     const current = compose.get();
-    if (!current.attachments.some((a) => a.status === 'done') && mentionsAttachment(ownText(current.html))) {
+    // A large attachment from the disk is a link in the body: it counts as the attachment the text mentions.
+    const diskLink = current.html.includes('/pages/modules/disk/share?s=');
+    if (!current.attachments.some((a) => a.status === 'done') && !diskLink && mentionsAttachment(ownText(current.html))) {
       const anyway = await Dialog.confirm({ content: m.attachMentioned, confirmText: m.sendAnyway, cancelText: m.cancel });
       if (!anyway) return;
     }
@@ -294,6 +296,20 @@ export default function WritePage() {
               <LinkOutline />
               <span>{m.addAttachment}</span>
               {attachCount > 0 && <span className="mw-option-count">{attachCount}</span>}
+              <RightOutline className="mw-option-arrow" />
+            </a>
+            <a
+              className="mw-option"
+              role="button"
+              data-option="disk"
+              onClick={() => {
+                // A disk file goes in as a link (超大附件): the mail stays open, as for attachments.
+                staying.current = true;
+                navigate('/pages/modules/disk/index?pick=1');
+              }}
+            >
+              <LinkOutline />
+              <span>{m.largeAttachFromDisk}</span>
               <RightOutline className="mw-option-arrow" />
             </a>
             <label className="mw-option">

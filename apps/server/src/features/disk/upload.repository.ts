@@ -1,0 +1,30 @@
+import type { Db } from '../../db/connect.js';
+import { withDiskTables, type DiskUploadsTable } from './tables.js';
+
+// Unfinished tus uploads: each row holds its Upload-Length against the owner's quota.
+
+export type UploadRow = { id: string; user_id: number; parent_id: number | null; name: string; length: number; sha256: string; created_at: Date; expires_at: Date };
+
+export async function insertUpload(db: Db, v: Omit<DiskUploadsTable, 'created_at' | 'expires_at'> & { created_at: Date; expires_at: Date }): Promise<void> {
+  await withDiskTables(db).insertInto('disk_uploads').values(v).execute();
+}
+
+export async function findUpload(db: Db, userId: number, id: string): Promise<UploadRow | undefined> {
+  return withDiskTables(db).selectFrom('disk_uploads').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Locks an upload row while it is finished, so a sweep or a second finish cannot run at the same time. */
+export async function lockUpload(db: Db, id: string): Promise<UploadRow | undefined> {
+  return withDiskTables(db).selectFrom('disk_uploads').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function deleteUpload(db: Db, id: string): Promise<void> {
+  await withDiskTables(db).deleteFrom('disk_uploads').where('id', '=', id).execute();
+}
+
+/** Expired uploads, claimed so that several nodes sweeping at once take each once. */
+export async function claimExpired(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await withDiskTables(db).selectFrom('disk_uploads').select('id').where('expires_at', '<=', now)
+    .orderBy('expires_at').limit(limit).forUpdate().skipLocked().execute();
+  return rows.map((r) => r.id);
+}
