@@ -42,8 +42,7 @@ export class DeliveryWorker {
     }
     const result = await this.d.outbound.deliver(job.mail_from, job.rcpt, raw);
     if (result.ok) {
-      const messageId = await outbox.recordSent(this.d.db, job.id, result.host);
-      if (messageId !== null) await outbox.refreshSentState(this.d.db, messageId);
+      await outbox.closeJob(this.d.db, job, 'sent', '', result.host);
       return;
     }
     const retryAt = result.permanent ? null : nextAttempt(this.d.cfg, job.attempts, job.created_at);
@@ -62,7 +61,6 @@ export class DeliveryWorker {
       await deliverBounce({ db: this.d.db, ingest: this.d.ingest, hostname: this.d.hostname },
         { senderId: job.sender_id, mailFrom: job.mail_from, rcpt: job.rcpt, since: job.created_at }, raw, result.error, result.host);
     }
-    const messageId = await outbox.recordFailed(this.d.db, job.id, result.error, result.host);
-    if (messageId !== null) await outbox.refreshSentState(this.d.db, messageId);
+    await outbox.closeJob(this.d.db, job, 'failed', result.error, result.host);
   }
 }

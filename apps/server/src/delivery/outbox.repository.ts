@@ -40,11 +40,20 @@ export async function claim(db: Db, limit: number, leaseMs: number): Promise<Cla
   return result.rows;
 }
 
-/** Records the remote 250. Only a queued job changes, so a late duplicate record is harmless. */
-export async function recordSent(db: Db, id: number, host: string): Promise<number | null> {
-  const row = await db.updateTable('outbox').set({ status: 'sent', last_error: '', remote_host: host, updated_at: new Date() })
-    .where('id', '=', id).where('status', '=', 'queued').returning('message_id').executeTakeFirst();
-  return row?.message_id ?? null;
+/**
+ * Closes a job as sent (the remote 250) or failed, and sets the sent copy's overall
+ * status in the same transaction. The copy's row is locked first: two recipients of
+ * one mail finishing at once would otherwise each compute the status from a snapshot
+ * without the other's result, and the later write could leave "sending" for good.
+ * Only a queued job changes, so a late duplicate record is harmless.
+ */
+export async function closeJob(db: Db, job: { id: number; message_id: number | null }, status: 'sent' | 'failed', error: string, host: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (job.message_id !== null) await trx.selectFrom('messages').select('id').where('id', '=', job.message_id).forUpdate().execute();
+    const row = await trx.updateTable('outbox').set({ status, last_error: error.slice(0, 1000), remote_host: host, updated_at: new Date() })
+      .where('id', '=', job.id).where('status', '=', 'queued').returning('message_id').executeTakeFirst();
+    if (row && row.message_id !== null) await refreshSentState(trx, row.message_id);
+  });
 }
 
 export async function recordRetry(db: Db, id: number, error: string, host: string, at: Date): Promise<void> {
@@ -52,18 +61,12 @@ export async function recordRetry(db: Db, id: number, error: string, host: strin
     .where('id', '=', id).where('status', '=', 'queued').execute();
 }
 
-export async function recordFailed(db: Db, id: number, error: string, host: string): Promise<number | null> {
-  const row = await db.updateTable('outbox').set({ status: 'failed', last_error: error.slice(0, 1000), remote_host: host, updated_at: new Date() })
-    .where('id', '=', id).where('status', '=', 'queued').returning('message_id').executeTakeFirst();
-  return row?.message_id ?? null;
-}
-
 /**
  * The sent copy's overall status follows its outside recipients: any failure is
  * send_failed, anything still queued is sending, otherwise sent. A recalled or
  * audit state is left alone.
  */
-export async function refreshSentState(db: Db, messageId: number): Promise<void> {
+async function refreshSentState(db: Db, messageId: number): Promise<void> {
   await sql`
     UPDATE messages m SET delivery_state = CASE
       WHEN EXISTS (SELECT 1 FROM outbox WHERE message_id = m.id AND status = 'failed') THEN 'send_failed'
