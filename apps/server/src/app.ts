@@ -22,6 +22,7 @@ import { wechatRoutes } from './features/wechat/wechat.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
+import { noteRoutes } from './features/note/note.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -80,6 +81,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   mailboxLinkRoutes(app, services.links);
   wechatRoutes(app, services.wechat);
   securityRoutes(app, services);
+  noteRoutes(app, services.notes);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -32,6 +32,7 @@ import { EmailCodes } from './features/security/email-codes.js';
 import { ResetService } from './features/security/reset.service.js';
 import { SecurityService } from './features/security/security.service.js';
 import { VerifyService } from './features/security/verify.service.js';
+import { NoteService } from './features/note/note.service.js';
 
 export interface Services {
   config: Config;
@@ -67,6 +68,8 @@ export interface Services {
   reset: ResetService;
   security: SecurityService;
   devices: DevicesService;
+  /** Issue 18: cloud notes. */
+  notes: NoteService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -114,5 +117,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     settings: new SettingService(db, blobs),
     push, links,
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
+    notes: new NoteService({ db }),
   };
 }

@@ -5,3 +5,4 @@ export * from './format.js';
 export * from './schemas/index.js';
 export * from './search.js';
 export * from './reasons.js';
+export * from './note-crypto.js';
