@@ -107,6 +107,13 @@ describe('cloud notes', () => {
   it('edits a locked note only with its proof, and removing the lock brings back plain text', async () => {
     const n = await createLocked(alice, 'pw-edit', 'Old', '<p>old</p>');
     const { proof } = await deriveNoteKeys('pw-edit', n.lock!.salt, ITER);
+    // Filing a locked note (with its proof) leaves it locked and its ciphertext as it was.
+    const f = (await s.post<NoteFolder>('/h5/note/folder-create', { name: 'Vault' }, alice)).data;
+    const before = await rowOf(n.id);
+    const filed = await s.post<Note>('/h5/note/update', { id: n.id, folder: f.id, tags: 'secret', proof }, alice);
+    expect(filed.data).toMatchObject({ locked: true, title: null, folder: f.id, tags: ['secret'] });
+    expect((await rowOf(n.id)).cipher).toBe(before.cipher);
+    await s.post('/h5/note/folder-delete', { id: f.id }, alice);
     const noProof = await s.post('/h5/note/update', { id: n.id, title: 'New', html: '<p>new</p>' }, alice);
     expect([noProof.code, reason(noProof)]).toEqual([422, 'note.password_required']);
     // Sending plaintext beside a lock is refused, so a client bug cannot leak it.

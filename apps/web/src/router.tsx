@@ -57,6 +57,9 @@ const ChooseMemberPage = lazy(() => import('./pages/modules/choose-member'));
 const MemberDetailPage = lazy(() => import('./pages/modules/member-detail'));
 const MemberEditPage = lazy(() => import('./pages/modules/member-edit'));
 const SearchMemberPage = lazy(() => import('./pages/modules/search-member'));
+// Cloud notes (issue 18)
+const NotesPage = lazy(() => import('./pages/modules/notes'));
+const NoteEditPage = lazy(() => import('./pages/modules/notes/edit'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -122,5 +125,7 @@ export const router = createHashRouter([
   { path: '/pages/modules/member-detail/index', element: lazyPage(MemberDetailPage) },
   { path: '/pages/modules/member-edit/index', element: lazyPage(MemberEditPage) },
   { path: '/pages/modules/search-member/index', element: lazyPage(SearchMemberPage) },
+  { path: '/pages/modules/notes/index', element: lazyPage(NotesPage) },
+  { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

@@ -34,12 +34,15 @@ export class ApiError extends Error {
   readonly fields: Readonly<Record<string, string>>;
   /** A 429's seconds until the next try, when the server said. */
   readonly retryAfter?: number;
-  constructor(code: number, message: string, fields: Record<string, string> = {}, retryAfter?: number) {
+  /** The refusal's stable reason code (API.md), for pages that say it in the user's language. */
+  readonly reason?: string;
+  constructor(code: number, message: string, fields: Record<string, string> = {}, retryAfter?: number, reason?: string) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.fields = fields;
     this.retryAfter = retryAfter;
+    this.reason = reason;
   }
 }
 
@@ -63,6 +66,7 @@ interface Envelope {
   error?: unknown;
   errors?: unknown;
   retryAfter?: unknown;
+  reason?: unknown;
 }
 
 const AUTO_LOGIN_PATH = '/login/h5-auto-login';
@@ -181,7 +185,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   }
   if (!quiet) toast(text || m.requestFailed);
   const retryAfter = Number(envelope.retryAfter) || undefined;
-  throw new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors), retryAfter);
+  const reason = typeof envelope.reason === 'string' ? envelope.reason : undefined;
+  throw new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors), retryAfter, reason);
 }
 
 export interface UploadOptions {

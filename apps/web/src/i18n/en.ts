@@ -139,6 +139,9 @@ export const en = {
   mbAdd: 'Add mailbox',
   mbCurrent: 'Current',
   mbUnbind: 'Unbind',
+  // My Mailbox tab: the "Apps" group (issue 18)
+  mbApps: 'Apps',
+  mbNotes: 'Notes',
   // Mail time words, spec §9
   justNow: 'just now',
   minutesAgo: (n: number) => `${n} minutes ago`,

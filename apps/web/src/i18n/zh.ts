@@ -129,6 +129,8 @@ export const zh: Messages = {
   mbAdd: '添加邮箱',
   mbCurrent: '当前',
   mbUnbind: '解绑',
+  mbApps: '应用',
+  mbNotes: '云笔记',
   justNow: '刚刚',
   minutesAgo: (n: number) => `${n}分钟前`,
   today: '今天',

@@ -56,7 +56,8 @@ const lockFields = {
  * iterations + proof (the proof of the password it is locked with, stored hashed).
  */
 export const NoteWrite = z.object({
-  locked: flag.default(false),
+  /** Create: default plain. Update: left out keeps the note as it is (plain or locked). */
+  locked: flag.optional(),
   title: z.string().max(NOTE_TITLE_MAX, `A title is at most ${NOTE_TITLE_MAX} characters`).optional(),
   html: z.string().max(NOTE_HTML_MAX, 'The note is too large').optional(),
   cipher: lockFields.cipher.optional(),

@@ -54,7 +54,7 @@ export class NoteService {
 
   async create(userId: number, input: NoteWrite): Promise<Note> {
     const folder = await this.folderOf(userId, input.folder);
-    const content = this.content(input);
+    const content = this.content(input, input.locked ?? false);
     const id = await repo.insertNote(this.db, userId, { ...content, folder_id: folder ?? null, tags: input.tags ?? [] }, this.now());
     return this.get(userId, String(id));
   }
@@ -67,9 +67,11 @@ export class NoteService {
       // A locked note changes only for a caller who knows its password (a wrong proof counts as a try).
       const wrong = row.cipher !== null ? await this.check(trx, row, input.proof) : null;
       if (wrong) return wrong;
-      const changesContent = input.title !== undefined || input.html !== undefined || input.cipher !== undefined || input.locked !== (row.cipher !== null);
+      const wasLocked = row.cipher !== null;
+      const locked = input.locked ?? wasLocked;
+      const changesContent = input.title !== undefined || input.html !== undefined || input.cipher !== undefined || locked !== wasLocked;
       const values = {
-        ...(changesContent ? this.content(input) : {}),
+        ...(changesContent ? this.content(input, locked) : {}),
         ...(folder !== undefined ? { folder_id: folder } : {}),
         ...(input.tags !== undefined ? { tags: input.tags } : {}),
       };
@@ -131,8 +133,8 @@ export class NoteService {
   }
 
   /** The columns for a write: plain (sanitised, with its text) or locked (only what the client sealed). */
-  private content(input: NoteWrite): repo.NoteValues {
-    if (!input.locked) {
+  private content(input: NoteWrite, locked: boolean): repo.NoteValues {
+    if (!locked) {
       if (input.cipher !== undefined) throw invalid('cipher', 'A plain note has no ciphertext', 'note.bad_lock');
       const html = sanitizeNoteHtml(input.html ?? '');
       const title = (input.title ?? '').trim();

@@ -139,6 +139,9 @@ export default function MboxListPage() {
         ) : (
           failed && <ErrorState onRetry={() => void loadFolders(true)} />
         )}
+        <List header={m.mbApps} className="mw-gap" data-group="apps">
+          <List.Item data-row="notes" onClick={() => navigate('/pages/modules/notes/index')}>{m.mbNotes}</List.Item>
+        </List>
       </PullToRefresh>
     </Page>
   );
