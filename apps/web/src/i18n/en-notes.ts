@@ -30,6 +30,7 @@ export const enNotes = {
   noteSetPassword: 'Set reading password',
   noteRemovePassword: 'Remove reading password',
   noteLockNow: 'Lock now',
+  noteLockAction: 'Lock note',
   notePassword: 'Reading password',
   notePasswordAgain: 'Repeat the password',
   notePasswordShort: (n: number) => `At least ${n} characters`,

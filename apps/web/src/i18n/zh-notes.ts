@@ -32,6 +32,7 @@ export const zhNotes: typeof enNotes = {
   noteSetPassword: '设置阅读密码',
   noteRemovePassword: '取消阅读密码',
   noteLockNow: '立即锁定',
+  noteLockAction: '加密',
   notePassword: '阅读密码',
   notePasswordAgain: '再次输入密码',
   notePasswordShort: (n: number) => `至少 ${n} 个字符`,

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ActionSheet, Dialog, Input, List, SpinLoading, Toast } from 'antd-mobile';
-import { UnlockOutline } from 'antd-mobile-icons';
+import { MoreOutline, UnlockOutline } from 'antd-mobile-icons';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { lockNote, sealNote, type Note, type NoteFolder } from '@mailwing/shared';
 import { notesApi, type NoteBody } from '../../../api/notes';
@@ -169,7 +169,7 @@ export default function NoteEditPage() {
   const right = (
     <span className="mw-note-actions">
       {draft && <a role="button" className="mw-note-add mw-note-save" data-action="save-note" aria-disabled={busy} onClick={() => !busy && void save()}>{m.noteSave}</a>}
-      <a role="button" className="mw-note-add" data-action="note-more" aria-label={m.noteMore} onClick={more}>⋯</a>
+      <a role="button" className="mw-note-add" data-action="note-more" aria-label={m.noteMore} onClick={more}><MoreOutline /></a>
     </span>
   );
   const title = id ? m.noteEdit : m.noteNew;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ActionSheet, List, PullToRefresh, SearchBar } from 'antd-mobile';
-import { FileOutline, LockOutline, UnlockOutline } from 'antd-mobile-icons';
+import { AddOutline, FileOutline, LockOutline, UnlockOutline } from 'antd-mobile-icons';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE_DEFAULT, type NoteFolderList, type NoteList, type NoteSummary } from '@mailwing/shared';
 import { notesApi, type NoteQuery } from '../../../api/notes';
@@ -70,7 +70,7 @@ export default function NotesPage() {
     <Page
       title={m.notesTitle}
       back={TAB_ROUTES.mailbox}
-      right={<button type="button" className="mw-note-add" aria-label={m.noteNew} data-action="new-note" onClick={() => navigate(NOTE_EDIT_ROUTE)}>+</button>}
+      right={<button type="button" className="mw-note-add" aria-label={m.noteNew} data-action="new-note" onClick={() => navigate(NOTE_EDIT_ROUTE)}><AddOutline /></button>}
       header={
         <div className="mw-search-head">
           <form className="mw-search-row" role="search" onSubmit={(e) => { e.preventDefault(); set('q', text.trim()); }}>

@@ -18,7 +18,7 @@ export function askNewPassword(m: NotesMessages): Promise<string | null> {
             {error && <div className="mw-note-error" role="alert">{error}</div>}
           </div>
         ),
-        confirmText: m.noteSetPassword,
+        confirmText: m.noteLockAction,
         cancelText: m.cancel,
       }).then((ok) => {
         if (!ok) return resolve(null);
