@@ -19,7 +19,7 @@ afterAll(async () => {
   for (const n of list) await api('/note/delete', { token, form: { id: n.id } }).catch(() => undefined);
 });
 
-const row = (page: Page) => page.locator('.mw-note-row[data-locked]').first();
+const row = (page: Page) => page.locator('.mw-cn-row[data-locked]').first();
 
 it('creates a note, locks it with a password, hides it in the list, unlocks it and reads it', async () => {
   const { page } = suite;
@@ -30,7 +30,7 @@ it('creates a note, locks it with a password, hides it in the list, unlocks it a
   await screenshot(page, 'notes-en-mailbox-tab');
   await page.locator('[data-group=apps] [data-row=notes]').click();
   await page.waitForURL(/#\/pages\/modules\/notes\/index/);
-  await page.locator('.mw-state, .mw-note-list').first().waitFor();
+  await page.locator('.mw-state, .mw-cn-list').first().waitFor();
   await screenshot(page, 'notes-en-empty');
   await api('/note/create', { token, form: { title: 'Weekly sync 周会纪要', html: '<p>Q3 report: 讨论第三季度报告的进度</p>', tags: 'work' } });
 
@@ -46,12 +46,12 @@ it('creates a note, locks it with a password, hides it in the list, unlocks it a
   // Lock it: the dialog warns that a lost password cannot be recovered.
   await page.locator('[data-action=note-more]').click();
   await page.getByText('Set reading password').click();
-  await expect.poll(() => page.locator('.mw-note-warning').innerText()).toContain('nobody can recover');
+  await expect.poll(() => page.locator('.mw-cn-warning').innerText()).toContain('nobody can recover');
   await page.locator('[data-field=password] input').fill(password);
   await page.locator('[data-field=password2] input').fill(password);
   await screenshot(page, 'notes-en-set-password');
   await page.locator('.adm-dialog-footer').getByText('Lock note').click();
-  await page.locator('.mw-note-edit[data-locked] .mw-editor-content').waitFor({ timeout: 20_000 });
+  await page.locator('.mw-cn-edit[data-locked] .mw-editor-content').waitFor({ timeout: 20_000 });
   await screenshot(page, 'notes-en-open');
 
   // The server holds no plaintext: its answer for the note has no title and no content.
@@ -66,18 +66,18 @@ it('creates a note, locks it with a password, hides it in the list, unlocks it a
   await page.goto(`${BASE_URL}/#/pages/modules/notes/index`);
   await row(page).waitFor();
   expect(await row(page).innerText()).toContain('Locked note');
-  expect(await page.locator('.mw-note-list').innerText()).not.toContain('Bank details');
+  expect(await page.locator('.mw-cn-list').innerText()).not.toContain('Bank details');
   await screenshot(page, 'notes-en-list');
 
   // A wrong password is refused and counted; the right one opens it.
   await row(page).click();
   await page.locator('[data-field=unlock-password] input').fill('wrong-password');
   await page.locator('[data-action=unlock]').click();
-  await expect.poll(() => page.locator('.mw-note-locked [role=alert]').innerText(), { timeout: 20_000 }).toContain('4 tries left');
+  await expect.poll(() => page.locator('.mw-cn-locked [role=alert]').innerText(), { timeout: 20_000 }).toContain('4 tries left');
   await screenshot(page, 'notes-en-locked');
   await page.locator('[data-field=unlock-password] input').fill(password);
   await page.locator('[data-action=unlock]').click();
-  await page.locator('.mw-note-edit[data-locked]').waitFor({ timeout: 20_000 });
+  await page.locator('.mw-cn-edit[data-locked]').waitFor({ timeout: 20_000 });
   expect(await page.locator('[data-field=title] input').inputValue()).toBe(title);
   expect(await page.locator('.mw-editor-content').innerText()).toContain(body);
 
@@ -101,7 +101,7 @@ it('shows the notes pages in Chinese', async () => {
   await screenshot(page, 'notes-zh-locked');
   await page.locator('[data-field=unlock-password] input').fill(password);
   await page.locator('[data-action=unlock]').click();
-  await page.locator('.mw-note-edit[data-locked] .mw-editor-content').waitFor({ timeout: 20_000 });
+  await page.locator('.mw-cn-edit[data-locked] .mw-editor-content').waitFor({ timeout: 20_000 });
   await screenshot(page, 'notes-zh-open');
   await page.locator('[data-action=note-more]').click();
   await page.waitForTimeout(400);

@@ -167,9 +167,9 @@ export default function NoteEditPage() {
   };
 
   const right = (
-    <span className="mw-note-actions">
-      {draft && <a role="button" className="mw-note-add mw-note-save" data-action="save-note" aria-disabled={busy} onClick={() => !busy && void save()}>{m.noteSave}</a>}
-      <a role="button" className="mw-note-add" data-action="note-more" aria-label={m.noteMore} onClick={more}><MoreOutline /></a>
+    <span className="mw-cn-actions">
+      {draft && <a role="button" className="mw-cn-nav-btn mw-cn-save" data-action="save-note" aria-disabled={busy} onClick={() => !busy && void save()}>{m.noteSave}</a>}
+      <a role="button" className="mw-cn-nav-btn" data-action="note-more" aria-label={m.noteMore} onClick={more}><MoreOutline /></a>
     </span>
   );
   const title = id ? m.noteEdit : m.noteNew;
@@ -180,12 +180,12 @@ export default function NoteEditPage() {
   const folderName = folders.find((f) => f.id === draft.folder)?.name ?? m.noteNoFolder;
   return (
     <Page title={title} back={LIST_ROUTE} right={right}>
-      <div className="mw-note-edit" data-note={note?.id} data-locked={note?.locked || undefined}>
-        {note?.locked && <div className="mw-note-open-badge" role="status"><UnlockOutline /> {m.noteIsOpen} · {m.noteIdleHint}</div>}
-        <div className="mw-note-title-input">
+      <div className="mw-cn-edit" data-note={note?.id} data-locked={note?.locked || undefined}>
+        {note?.locked && <div className="mw-cn-open-badge" role="status"><UnlockOutline /> {m.noteIsOpen} · {m.noteIdleHint}</div>}
+        <div className="mw-cn-title-input">
           <Input value={draft.title} maxLength={200} placeholder={m.noteTitlePlaceholder} aria-label={m.noteTitlePlaceholder} data-field="title" onChange={(v) => setDraft({ ...draft, title: v })} />
         </div>
-        <div className="mw-note-editor">
+        <div className="mw-cn-editor">
           <Suspense fallback={<div className="mw-center"><SpinLoading color="primary" /></div>}>
             <RichEditor
               key={`${note?.id ?? 'new'}-${note?.locked ? 'l' : 'p'}`}
@@ -200,7 +200,7 @@ export default function NoteEditPage() {
             />
           </Suspense>
         </div>
-        <List className="mw-note-fields">
+        <List className="mw-cn-fields">
           <List.Item data-row="folder" extra={folderName} onClick={chooseFolder}>{m.noteFolder}</List.Item>
           <List.Item data-row="tags" title={m.noteTags}>
             <Input value={draft.tags} placeholder={m.noteTagsPlaceholder} aria-label={m.noteTags} data-field="tags" onChange={(v) => setDraft({ ...draft, tags: v })} />

@@ -70,13 +70,13 @@ export default function NotesPage() {
     <Page
       title={m.notesTitle}
       back={TAB_ROUTES.mailbox}
-      right={<button type="button" className="mw-note-add" aria-label={m.noteNew} data-action="new-note" onClick={() => navigate(NOTE_EDIT_ROUTE)}><AddOutline /></button>}
+      right={<button type="button" className="mw-cn-nav-btn" aria-label={m.noteNew} data-action="new-note" onClick={() => navigate(NOTE_EDIT_ROUTE)}><AddOutline /></button>}
       header={
         <div className="mw-search-head">
           <form className="mw-search-row" role="search" onSubmit={(e) => { e.preventDefault(); set('q', text.trim()); }}>
             <SearchBar className="mw-search-bar" value={text} onChange={setText} onSearch={(v) => set('q', v.trim())} onClear={() => set('q', undefined)} placeholder={m.noteSearch} maxLength={200} />
           </form>
-          <div className="mw-filters mw-note-filters" role="toolbar">
+          <div className="mw-filters mw-cn-filters" role="toolbar">
             {chip('folder', Boolean(query.folder), folderName ?? m.noteAllFolders, chooseFolder)}
             {chip('tag', Boolean(query.tag), query.tag ?? m.noteAllTags, chooseTag)}
           </div>
@@ -132,8 +132,8 @@ function Notes({ query, onOpen }: { query: NoteQuery; onOpen: (id: string) => vo
       {openHits.length > 0 && (
         <List header={m.noteOpenHits} data-group="open-hits">
           {openHits.map((n) => (
-            <List.Item key={n.id} className="mw-note-row" data-note={n.id} prefix={<UnlockOutline className="mw-note-lock" />} description={<div className="mw-note-snippet">{n.text.slice(0, 120)}</div>} onClick={() => onOpen(n.id)}>
-              <div className="mw-note-title">{n.title || m.noteUntitled}</div>
+            <List.Item key={n.id} className="mw-cn-row" data-note={n.id} prefix={<UnlockOutline className="mw-cn-lock" />} description={<div className="mw-cn-snippet">{n.text.slice(0, 120)}</div>} onClick={() => onOpen(n.id)}>
+              <div className="mw-cn-title">{n.title || m.noteUntitled}</div>
             </List.Item>
           ))}
         </List>
@@ -141,7 +141,7 @@ function Notes({ query, onOpen }: { query: NoteQuery; onOpen: (id: string) => vo
       {none ? (
         query.q ? <EmptyState icon={<FileOutline />} text={m.noteNoHits} hint={m.noteNoHitsHint} /> : <EmptyState icon={<FileOutline />} text={m.noteEmpty} hint={m.noteEmptyHint} />
       ) : (
-        <List className="mw-note-list">
+        <List className="mw-cn-list">
           {items.map((n) => <NoteRow key={n.id} note={n} onOpen={() => onOpen(n.id)} />)}
         </List>
       )}
@@ -154,20 +154,20 @@ function NoteRow({ note, onOpen }: { note: NoteSummary; onOpen: () => void }) {
   const m = useNotesT();
   return (
     <List.Item
-      className="mw-note-row"
+      className="mw-cn-row"
       data-note={note.id}
       data-locked={note.locked || undefined}
       onClick={onOpen}
-      extra={<span className="mw-note-meta">{formatDate(note.updated)}</span>}
+      extra={<span className="mw-cn-meta">{formatDate(note.updated)}</span>}
       description={
         <>
-          {note.snippet && <div className="mw-note-snippet">{note.snippet}</div>}
-          {note.tags.length > 0 && <div>{note.tags.map((t) => <span key={t} className="mw-note-tag">{t}</span>)}</div>}
+          {note.snippet && <div className="mw-cn-snippet">{note.snippet}</div>}
+          {note.tags.length > 0 && <div>{note.tags.map((t) => <span key={t} className="mw-cn-tag">{t}</span>)}</div>}
         </>
       }
     >
-      <div className={note.locked ? 'mw-note-title is-locked' : 'mw-note-title'}>
-        {note.locked && <LockOutline className="mw-note-lock" aria-hidden="true" />}
+      <div className={note.locked ? 'mw-cn-title is-locked' : 'mw-cn-title'}>
+        {note.locked && <LockOutline className="mw-cn-lock" aria-hidden="true" />}
         {note.locked ? m.noteLockedTitle : note.title || m.noteUntitled}
       </div>
     </List.Item>

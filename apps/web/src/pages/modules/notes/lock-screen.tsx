@@ -49,11 +49,11 @@ export function LockScreen({ note, onChange }: { note: Note; onChange: (n: Note)
   };
 
   return (
-    <form className="mw-note-locked" data-state="locked" onSubmit={(e) => { e.preventDefault(); if (password) void unlock(); }}>
-      <LockOutline className="mw-note-locked-icon" aria-hidden="true" />
+    <form className="mw-cn-locked" data-state="locked" onSubmit={(e) => { e.preventDefault(); if (password) void unlock(); }}>
+      <LockOutline className="mw-cn-locked-icon" aria-hidden="true" />
       <p>{m.noteLockedBanner}</p>
       <Input type="password" value={password} onChange={setPassword} placeholder={m.notePassword} aria-label={m.notePassword} autoComplete="current-password" data-field="unlock-password" disabled={busy || closedFor > 0} />
-      {(error || closedFor > 0) && <div className="mw-note-error" role="alert">{error || m.noteLockedOut(closedFor)}</div>}
+      {(error || closedFor > 0) && <div className="mw-cn-error" role="alert">{error || m.noteLockedOut(closedFor)}</div>}
       <Button block color="primary" type="submit" loading={busy} loadingText={m.noteUnlocking} disabled={!password || closedFor > 0} data-action="unlock">{m.noteUnlock}</Button>
       <p className="mw-state-hint">{m.noteIdleHint}</p>
     </form>

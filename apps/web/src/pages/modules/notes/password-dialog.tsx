@@ -11,11 +11,11 @@ export function askNewPassword(m: NotesMessages): Promise<string | null> {
       void Dialog.confirm({
         title: m.noteSetPassword,
         content: (
-          <div className="mw-note-pw">
-            <div className="mw-note-warning" role="note">{m.noteLostWarning}</div>
+          <div className="mw-cn-pw">
+            <div className="mw-cn-warning" role="note">{m.noteLostWarning}</div>
             <Input type="password" placeholder={m.notePassword} aria-label={m.notePassword} autoComplete="new-password" data-field="password" defaultValue={first} onChange={(v) => { first = v; }} />
             <Input type="password" placeholder={m.notePasswordAgain} aria-label={m.notePasswordAgain} autoComplete="new-password" data-field="password2" onChange={(v) => { second = v; }} />
-            {error && <div className="mw-note-error" role="alert">{error}</div>}
+            {error && <div className="mw-cn-error" role="alert">{error}</div>}
           </div>
         ),
         confirmText: m.noteLockAction,
