@@ -192,4 +192,11 @@ describe('cloud notes', () => {
     expect((await s.post('/h5/note/unlock', { id: '1', proof: 'short' }, alice)).code).toBe(422);
     expect((await list(alice)).total).toBe(before);
   });
+
+  it('documents its routes in the OpenAPI document', async () => {
+    const doc = await (await fetch(`${s.base}/h5/openapi.json`)).json() as { paths: Record<string, unknown> };
+    for (const p of ['list', 'get', 'create', 'update', 'unlock', 'delete', 'move', 'folders', 'folder-create', 'folder-rename', 'folder-delete']) {
+      expect(doc.paths).toHaveProperty([`/h5/note/${p}`]);
+    }
+  });
 });

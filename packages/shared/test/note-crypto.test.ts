@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { deriveNoteKeys, fromBase64, lockNote, NOTE_KDF_ITERATIONS, NoteOpenError, openNote, sealNote, toBase64 } from '../src/note-crypto.js';
 
+// This package is typed without DOM or Node globals; the one the test uses directly.
+declare const crypto: { subtle: { importKey(f: 'raw', k: Uint8Array, a: string, x: boolean, u: string[]): Promise<unknown> } };
+
 const plain = { title: '季度报告 Q3', html: '<p>Secret <b>plan</b> 🚀</p><img src="data:image/png;base64,iVBORw0KGgo=">' };
 // Tests use a lower count where the cost itself is not what is tested; one test uses the real one.
 const FAST = 1_000;
