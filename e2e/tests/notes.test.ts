@@ -12,8 +12,10 @@ const title = `Bank details ${stamp}`;
 const body = `Account PIN 4711 ${stamp}`;
 const password = 'river-stone-42';
 let token = '';
+let restoreLanguage: (() => Promise<unknown>) | null = null;
 
 afterAll(async () => {
+  await restoreLanguage?.().catch(() => undefined);
   if (!token) return;
   const { list } = await api<{ list: Array<{ id: string }> }>('/note/list', { token, query: { size: '100' } });
   for (const n of list) await api('/note/delete', { token, form: { id: n.id } }).catch(() => undefined);
@@ -89,6 +91,10 @@ it('creates a note, locks it with a password, hides it in the list, unlocks it a
 
 it('shows the notes pages in Chinese', async () => {
   const { page } = suite;
+  // The account's saved language wins over the browser's; put back what it was afterwards.
+  const before = (await api<{ language: string | null }>('/setting/index', { token })).language ?? 'en';
+  restoreLanguage = () => api('/setting/modifylanguage', { token, query: { language: before } });
+  await api('/setting/modifylanguage', { token, query: { language: 'zh' } });
   await page.evaluate(() => localStorage.setItem('language', 'zh'));
   await page.goto(`${BASE_URL}/#/pages/modules/notes/index`);
   await page.reload();
@@ -106,5 +112,5 @@ it('shows the notes pages in Chinese', async () => {
   await page.locator('[data-action=note-more]').click();
   await page.waitForTimeout(400);
   await screenshot(page, 'notes-zh-more');
-  await page.evaluate(() => localStorage.setItem('language', 'en'));
+  await page.evaluate((l) => localStorage.setItem('language', l), before);
 });
