@@ -89,6 +89,26 @@ it('creates a note, locks it with a password, hides it in the list, unlocks it a
   expect(await page.locator('[data-group=open-hits]').innerText()).toContain(title);
 });
 
+it('renames and deletes a folder from the folder filter; its notes stay', async () => {
+  const { page } = suite;
+  const folder = await api<{ id: string }>('/note/folder-create', { token, form: { name: `Trips ${stamp}` } });
+  const note = await api<{ id: string }>('/note/create', { token, form: { title: 'Packing list', html: '<p>tent</p>', folder: folder.id } });
+  await page.goto(`${BASE_URL}/#/pages/modules/notes/index?folder=${folder.id}`);
+  await page.locator(`.mw-cn-row[data-note="${note.id}"]`).waitFor();
+  await page.locator('[data-filter=folder]').click();
+  await page.getByText('Rename this folder').click();
+  await page.locator('.adm-dialog-body input').fill('Holidays');
+  await page.locator('.adm-dialog-footer').getByText('OK').click();
+  await expect.poll(() => page.locator('[data-filter=folder]').innerText()).toBe('Holidays');
+  await page.locator('[data-filter=folder]').click();
+  await screenshot(page, 'notes-en-folder-sheet');
+  await page.getByText('Delete this folder').click();
+  await page.locator('.adm-dialog-footer').getByText('Delete').click();
+  await expect.poll(() => page.locator('[data-filter=folder]').innerText()).toBe('All folders');
+  await page.locator(`.mw-cn-row[data-note="${note.id}"]`).waitFor();
+  expect((await api<{ folder: string | null }>('/note/get', { token, query: { id: note.id } })).folder).toBeNull();
+});
+
 it('shows the notes pages in Chinese', async () => {
   const { page } = suite;
   // The account's saved language wins over the browser's; put back what it was afterwards.

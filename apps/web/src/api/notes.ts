@@ -26,4 +26,6 @@ export const notesApi = {
   move: (ids: string[], folder: string) => post<{ moved: number }>('/note/move', { ids: ids.join(','), folder }),
   folders: () => request<NoteFolderList>('/note/folders', { loading: false, quiet: true }),
   createFolder: (name: string) => post<NoteFolder>('/note/folder-create', { name }),
+  renameFolder: (id: string, name: string) => post<NoteFolder>('/note/folder-rename', { id, name }),
+  deleteFolder: (id: string) => post<unknown>('/note/folder-delete', { id }),
 };

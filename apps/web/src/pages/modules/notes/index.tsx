@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { ActionSheet, List, PullToRefresh, SearchBar } from 'antd-mobile';
+import { ActionSheet, Dialog, Input, List, PullToRefresh, SearchBar, Toast } from 'antd-mobile';
 import { AddOutline, FileOutline, LockOutline, UnlockOutline } from 'antd-mobile-icons';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE_DEFAULT, type NoteFolderList, type NoteList, type NoteSummary } from '@mailwing/shared';
 import { notesApi, type NoteQuery } from '../../../api/notes';
+import { ApiError } from '../../../api/request';
 import { useNotesT } from '../../../i18n/notes';
 import { noteVault } from '../../../state/note-vault';
 import { useCloseOnLeave } from '../../../ui/close-on-leave';
@@ -27,9 +28,11 @@ export default function NotesPage() {
   const [folders, setFolders] = useState<NoteFolderList>({ list: [], tags: [] });
   const track = useCloseOnLeave();
 
+  // Folders and tags change on other pages (a note's edit page makes folders): fetched on each visit and filter change.
   useEffect(() => {
     notesApi.folders().then(setFolders, () => undefined);
-  }, []);
+  }, [query.folder]);
+  useEffect(() => setText(query.q ?? ''), [query.q]);
 
   const set = (key: keyof NoteQuery, value: string | undefined) => {
     const next = new URLSearchParams(params);
@@ -38,22 +41,46 @@ export default function NotesPage() {
     setParams(next, { replace: true });
   };
 
-  const pick = (title: string, actions: { key: string; text: string; bold: boolean }[], key: keyof NoteQuery) => {
+  const pick = (title: string, actions: { key: string; text: string; bold?: boolean; danger?: boolean }[], key: keyof NoteQuery, other?: (k: string) => void) => {
     const handler = ActionSheet.show({
       extra: title, cancelText: m.cancel, actions,
       onAction: (a) => {
         handler.close();
-        set(key, String(a.key) || undefined);
+        if (String(a.key).startsWith('!')) other?.(String(a.key));
+        else set(key, String(a.key) || undefined);
       },
     });
     track(handler);
   };
-  const folderName = query.folder === 'none' ? m.noteNoFolder : folders.list.find((f) => f.id === query.folder)?.name;
+  const current = folders.list.find((f) => f.id === query.folder);
+  const reloadFolders = () => notesApi.folders().then(setFolders, () => undefined);
+  const manage = async (action: string) => {
+    if (!current) return;
+    try {
+      if (action === '!rename') {
+        let name = current.name;
+        const ok = await Dialog.confirm({
+          title: m.noteRenameFolder,
+          content: <Input defaultValue={name} aria-label={m.noteFolderName} maxLength={40} autoFocus onChange={(v) => { name = v; }} />,
+          confirmText: m.ok, cancelText: m.cancel,
+        });
+        if (ok && name.trim()) await notesApi.renameFolder(current.id, name.trim());
+      } else if (await Dialog.confirm({ content: m.noteDeleteFolderConfirm, confirmText: m.delete, cancelText: m.cancel })) {
+        await notesApi.deleteFolder(current.id);
+        set('folder', undefined);
+      }
+    } catch (e) {
+      Toast.show({ content: e instanceof ApiError ? (m.noteReason[e.reason ?? ''] ?? e.message) : m.noteFailed });
+    }
+    await reloadFolders();
+  };
+  const folderName = query.folder === 'none' ? m.noteNoFolder : current?.name;
   const chooseFolder = () => pick(m.noteFolder, [
     { key: '', text: m.noteAllFolders, bold: !query.folder },
     { key: 'none', text: m.noteNoFolder, bold: query.folder === 'none' },
     ...folders.list.map((f) => ({ key: f.id, text: `${f.name} (${f.count})`, bold: f.id === query.folder })),
-  ], 'folder');
+    ...(current ? [{ key: '!rename', text: m.noteRenameFolder }, { key: '!delete', text: m.noteDeleteFolder, danger: true }] : []),
+  ], 'folder', (k) => void manage(k));
   const chooseTag = () => pick(m.noteTags, [
     { key: '', text: m.noteAllTags, bold: !query.tag },
     ...folders.tags.map((t) => ({ key: t.name, text: `${t.name} (${t.count})`, bold: t.name === query.tag })),
