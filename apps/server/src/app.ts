@@ -29,6 +29,7 @@ import { templateRoutes } from './features/template/template.routes.js';
 import { diskRoutes } from './features/disk/disk.routes.js';
 import { diskTusRoutes } from './features/disk/disk-tus.routes.js';
 import { shareRoutes } from './features/disk/share.routes.js';
+import { noteRoutes } from './features/note/note.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -94,6 +95,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   diskRoutes(app, services.disk, services.quota, services.blobs);
   shareRoutes(app, services.shares, services.blobs);
   await diskTusRoutes(app, services.diskUploads);
+  noteRoutes(app, services.notes);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -44,6 +44,7 @@ import { DiskService } from './features/disk/disk.service.js';
 import { DiskUploadService } from './features/disk/disk-upload.service.js';
 import { ShareService } from './features/disk/share.service.js';
 import { QuotaService } from './features/quota/quota.service.js';
+import { NoteService } from './features/note/note.service.js';
 
 export interface Services {
   config: Config;
@@ -95,6 +96,8 @@ export interface Services {
   /** Resumable (tus) uploads into the disk; `sweep` removes expired ones. */
   diskUploads: DiskUploadService;
   shares: ShareService;
+  /** Issue 18: cloud notes. */
+  notes: NoteService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -162,5 +165,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
     signatures: new SignatureService({ db }),
     templates: new TemplateService({ db }),
+    notes: new NoteService({ db }),
   };
 }

@@ -71,6 +71,9 @@ const SettingPopEditPage = lazy(() => import('./pages/modules/setting-pop-edit')
 // Network disk (issue 18)
 const DiskPage = lazy(() => import('./pages/modules/disk'));
 const DiskSharePage = lazy(() => import('./pages/modules/disk/share'));
+// Cloud notes (issue 18)
+const NotesPage = lazy(() => import('./pages/modules/notes'));
+const NoteEditPage = lazy(() => import('./pages/modules/notes/edit'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -147,5 +150,7 @@ export const router = createHashRouter([
   { path: '/pages/modules/disk/index', element: lazyPage(DiskPage) },
   // A share link's recipient has no session here.
   { path: '/pages/modules/disk/share', element: lazyPage(DiskSharePage, false) },
+  { path: '/pages/modules/notes/index', element: lazyPage(NotesPage) },
+  { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

@@ -6,3 +6,4 @@ export * from './schemas/index.js';
 export * from './search.js';
 export * from './reasons.js';
 export * from './template-vars.js';
+export * from './note-crypto.js';

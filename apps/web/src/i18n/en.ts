@@ -145,6 +145,7 @@ export const en = {
   largeAttachFromDisk: 'Large attachment from the disk',
   mbCurrent: 'Current',
   mbUnbind: 'Unbind',
+  appNotes: 'Notes',
   // Mail time words, spec §9
   justNow: 'just now',
   minutesAgo: (n: number) => `${n} minutes ago`,

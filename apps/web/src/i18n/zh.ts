@@ -134,6 +134,7 @@ export const zh: Messages = {
   largeAttachFromDisk: '从网盘添加超大附件',
   mbCurrent: '当前',
   mbUnbind: '解绑',
+  appNotes: '云笔记',
   justNow: '刚刚',
   minutesAgo: (n: number) => `${n}分钟前`,
   today: '今天',

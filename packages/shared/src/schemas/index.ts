@@ -13,3 +13,4 @@ export * from './template.js';
 export * from './mail-rule.js';
 export * from './collect.js';
 export * from './disk.js';
+export * from './note.js';

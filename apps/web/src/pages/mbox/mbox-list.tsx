@@ -130,9 +130,6 @@ export default function MboxListPage() {
             {m.mbAdd}
           </List.Item>
         </List>
-        <List header={m.apps} className="mw-apps">
-          <List.Item data-row="app-disk" onClick={() => navigate('/pages/modules/disk/index')}>{m.appDisk}</List.Item>
-        </List>
         {mbox ? (
           <FolderList
             mbox={mbox}
@@ -142,6 +139,11 @@ export default function MboxListPage() {
         ) : (
           failed && <ErrorState onRetry={() => void loadFolders(true)} />
         )}
+        {/* Issue 18's apps: one group, after the folders that this tab is mostly for. */}
+        <List header={m.apps} className="mw-gap mw-apps" data-group="apps">
+          <List.Item data-row="app-disk" onClick={() => navigate('/pages/modules/disk/index')}>{m.appDisk}</List.Item>
+          <List.Item data-row="notes" onClick={() => navigate('/pages/modules/notes/index')}>{m.appNotes}</List.Item>
+        </List>
       </PullToRefresh>
     </Page>
   );
