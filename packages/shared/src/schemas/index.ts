@@ -8,3 +8,4 @@ export * from './contacts.js';
 export * from './directory.js';
 export * from './security.js';
 export * from './setting.js';
+export * from './calendar.js';
