@@ -15,6 +15,7 @@ import { directoryRoutes } from './features/directory/directory.routes.js';
 import { searchRoutes } from './features/search/search.routes.js';
 import { securityRoutes } from './features/security/security.routes.js';
 import { tagRoutes } from './features/tag/tag.routes.js';
+import { calendarRoutes } from './features/calendar/calendar.routes.js';
 import { mailboxLinkRoutes } from './features/mailbox-link/mailbox-link.routes.js';
 import { pushRoutes } from './features/push/push.routes.js';
 import { settingRoutes } from './features/setting/setting.routes.js';
@@ -80,6 +81,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   mailboxLinkRoutes(app, services.links);
   wechatRoutes(app, services.wechat);
   securityRoutes(app, services);
+  calendarRoutes(app, services.calendar);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

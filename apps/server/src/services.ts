@@ -32,6 +32,7 @@ import { EmailCodes } from './features/security/email-codes.js';
 import { ResetService } from './features/security/reset.service.js';
 import { SecurityService } from './features/security/security.service.js';
 import { VerifyService } from './features/security/verify.service.js';
+import { CalendarService } from './features/calendar/calendar.service.js';
 
 export interface Services {
   config: Config;
@@ -67,6 +68,7 @@ export interface Services {
   reset: ResetService;
   security: SecurityService;
   devices: DevicesService;
+  calendar: CalendarService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -113,6 +115,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     devices: new DevicesService(db),
     settings: new SettingService(db, blobs),
     push, links,
+    calendar: new CalendarService({ db }),
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
   };
 }

@@ -10,6 +10,7 @@ import * as m005 from './migrations/005-account.js';
 import * as m006 from './migrations/006-links.js';
 import * as m007 from './migrations/007-security.js';
 import * as m008 from './migrations/008-inbound-auth.js';
+import * as m012 from './migrations/012-calendar.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
@@ -28,6 +29,7 @@ export interface DbHandle {
 }
 
 const migrations: Record<string, Migration> = { '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '006-links': m006, '007-security': m007, '008-inbound-auth': m008 };
+migrations['012-calendar'] = m012;
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).
 pg.types.setTypeParser(20, (v: string) => Number(v));
