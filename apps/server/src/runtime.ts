@@ -13,6 +13,8 @@ import { createSmtpReceiver, listenSmtp } from './smtp/smtp-receiver.js';
 import { authResolver } from './smtp/auth-dns.js';
 import { InboundAuth } from './smtp/inbound-auth.js';
 import { HostedDomains } from './features/account/hosted-domains.js';
+import { QueueRunner } from './delivery/queue-runner.js';
+import { REMINDER_POLL_MS } from './features/calendar/reminder.service.js';
 
 export interface Runtime {
   services: Services;
@@ -69,6 +71,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
   const smtpPort = await listenSmtp(smtp, config.smtp.port, config.smtp.host);
 
   const timers: NodeJS.Timeout[] = [];
+  const reminders = new QueueRunner(() => services.reminders.tick(), REMINDER_POLL_MS, log);
   // Staging files and spools of uploads that died with a crash; by age, so it is safe in every process sharing DATA_DIR.
   timers.push(setInterval(() => { services.blobs.store.sweep(STALE_TEMP_MS).catch((err: unknown) => log.error({ err }, 'staging sweep failed')); }, 10 * 60_000));
   if (config.workers) {
@@ -77,6 +80,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     timers.push(setInterval(() => { services.uploads.sweep().catch((err: unknown) => log.error({ err }, 'upload sweep failed')); }, 60 * 60_000));
     timers.push(setInterval(() => { services.messages.autoArchiveDue().catch((err: unknown) => log.error({ err }, 'auto-archive failed')); }, 60 * 60_000));
     services.queue.start();
+    reminders.start();
   }
 
   return {
@@ -84,6 +88,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     async stop() {
       for (const t of timers) clearInterval(t);
       await services.queue.stop();
+      await reminders.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

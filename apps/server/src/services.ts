@@ -33,6 +33,7 @@ import { ResetService } from './features/security/reset.service.js';
 import { SecurityService } from './features/security/security.service.js';
 import { VerifyService } from './features/security/verify.service.js';
 import { CalendarService } from './features/calendar/calendar.service.js';
+import { ReminderService } from './features/calendar/reminder.service.js';
 
 export interface Services {
   config: Config;
@@ -69,6 +70,8 @@ export interface Services {
   security: SecurityService;
   devices: DevicesService;
   calendar: CalendarService;
+  /** Calendar reminders by mail and Web Push; run by the runtime when WORKERS is on. */
+  reminders: ReminderService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -116,6 +119,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     settings: new SettingService(db, blobs),
     push, links,
     calendar: new CalendarService({ db }),
+    reminders: new ReminderService({ db, ingest, push, hostname, log }),
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
   };
 }

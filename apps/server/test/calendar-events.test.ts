@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type TestServer } from './harness.js';
 
 type Ev = { id: string; rrule: string | null; exdates: string[]; freq: string; weekdays: string[]; count: number | null; reminder: number; title: string };
-type Occ = { id: string; title: string; start: number; localStart: string };
+type Occ = { id: string; title: string; start: number; localStart: string; lunar: boolean };
 
 let s: TestServer;
 let alice: string;
