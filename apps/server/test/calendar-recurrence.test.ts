@@ -148,3 +148,17 @@ describe('lunar dates (X-MAILWING-LUNAR)', () => {
     expect(got).toEqual(['2026-02-16', '2027-02-05']);
   });
 });
+
+describe('a window years after the start gives the same occurrences as walking from the start', () => {
+  const rules = ['FREQ=DAILY;INTERVAL=3', 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH', 'FREQ=WEEKLY;INTERVAL=3', 'FREQ=MONTHLY', 'FREQ=MONTHLY;INTERVAL=5;BYDAY=-1FR', 'FREQ=MONTHLY;BYMONTHDAY=31', 'FREQ=DAILY;BYMONTH=1,7'];
+  for (const rrule of rules) {
+    it(rrule, () => {
+      const spec: SeriesSpec = { startWall: wall('2023-01-31T09:00'), durationMs: 3_600_000, tz: NY, rrule };
+      const [from, to] = [Date.parse('2026-02-20T00:00Z'), Date.parse('2026-08-10T00:00Z')];
+      const walked = expand(spec, instantOf(spec.startWall, NY), to, 100_000).filter((o) => o.end > from);
+      const skipped = expand(spec, from, to);
+      expect(skipped.length).toBeGreaterThan(0);
+      expect(skipped).toEqual(walked);
+    });
+  }
+});

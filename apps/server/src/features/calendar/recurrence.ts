@@ -56,9 +56,39 @@ export function expand(spec: SeriesSpec, fromMs: number, toMs: number, limit = 5
     }
     return out;
   }
-  const rule = new RRule({ ...opts, dtstart: new Date(spec.startWall), until: untilWall === null ? null : new Date(untilWall), tzid: null });
+  const rule = new RRule({ ...opts, ...skipAhead(opts, spec.startWall, lo), until: untilWall === null ? null : new Date(untilWall), tzid: null });
   rule.between(new Date(Math.max(lo, spec.startWall)), new Date(hi), true, (d) => push(d.getTime()));
   return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * rrule walks every period from DTSTART; a series begun years before the window would be
+ * walked from its start on every view. Without COUNT the set does not depend on where the
+ * walk starts, as long as it starts on a period boundary of the same phase and the parts
+ * DTSTART implies (RFC 5545 §3.3.10: BYDAY of WEEKLY, BYMONTHDAY of MONTHLY) are made explicit.
+ */
+function skipAhead(opts: Partial<rrule.Options>, startWall: number, lo: number): Partial<rrule.Options> {
+  const start = new Date(startWall);
+  const n = opts.interval ?? 1;
+  if (opts.count || lo - startWall < 62 * DAY || opts.bysetpos || opts.byweekno || opts.byyearday) return { dtstart: start };
+  const time = startWall % DAY;
+  if (opts.freq === RRule.DAILY) {
+    const k = Math.floor((lo - startWall) / (n * DAY)) - 1;
+    return k > 0 ? { dtstart: new Date(startWall + k * n * DAY) } : { dtstart: start };
+  }
+  if (opts.freq === RRule.WEEKLY) {
+    const k = Math.floor((lo - startWall) / (n * 7 * DAY)) - 1;
+    if (k <= 0) return { dtstart: start };
+    return { dtstart: new Date(startWall + k * n * 7 * DAY), byweekday: opts.byweekday ?? [(start.getUTCDay() + 6) % 7] };
+  }
+  if (opts.freq === RRule.MONTHLY) {
+    const months = (new Date(lo).getUTCFullYear() - start.getUTCFullYear()) * 12 + new Date(lo).getUTCMonth() - start.getUTCMonth();
+    const k = Math.floor(months / n) - 1;
+    if (k <= 0) return { dtstart: start };
+    const implied = opts.byweekday || opts.bymonthday ? {} : { bymonthday: [start.getUTCDate()] };
+    return { dtstart: new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + k * n, 1) + time), ...implied };
+  }
+  return { dtstart: start };
 }
 
 /** Yearly on a lunar date: each lunar year's date converted to the Gregorian calendar. */

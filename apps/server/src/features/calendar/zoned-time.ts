@@ -25,14 +25,64 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
-/** The wall time at an instant, as milliseconds of a "floating" UTC clock. */
-export function wallOf(utcMs: number, tz: string): number {
+/** The wall time at an instant, straight from Intl (slow: a few µs; see offsetAt). */
+function intlWallOf(utcMs: number, tz: string): number {
   const p: Record<string, number> = {};
   for (const part of formatter(tz).formatToParts(new Date(utcMs))) if (part.type !== 'literal') p[part.type] = Number(part.value);
   return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
 }
 
-const offsetAt = (utcMs: number, tz: string) => wallOf(utcMs, tz) - Math.floor(utcMs / 1000) * 1000;
+const intlOffset = (utcMs: number, tz: string) => intlWallOf(utcMs, tz) - Math.floor(utcMs / 1000) * 1000;
+
+// A zone's offsets per UTC year, as [from, offset] segments: Intl is asked once a week and
+// the changes found by bisection, so expanding a series costs a table lookup per occurrence.
+// (Zones change offset at most a few times a year, never twice within a week.)
+const WEEK = 7 * 86_400_000;
+const tables = new Map<string, [number, number][]>();
+
+function yearTable(tz: string, year: number): [number, number][] {
+  const key = `${tz}|${year}`;
+  let t = tables.get(key);
+  if (t) return t;
+  const start = Date.UTC(year, 0, 1);
+  const end = Date.UTC(year + 1, 0, 1);
+  t = [[start, intlOffset(start, tz)]];
+  for (let at = start; at < end; at += WEEK) {
+    const next = Math.min(at + WEEK, end);
+    const o = intlOffset(next, tz);
+    if (o === t.at(-1)![1]) continue;
+    let [lo, hi] = [at, next];
+    while (hi - lo > 1000) {
+      const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+      if (intlOffset(mid, tz) === o) hi = mid;
+      else lo = mid;
+    }
+    t.push([hi, o]);
+  }
+  if (tables.size > 2000) tables.clear();
+  tables.set(key, t);
+  return t;
+}
+
+// The segment [from, to, offset] last used per zone: consecutive lookups almost always hit it.
+const lastSegment = new Map<string, [number, number, number]>();
+
+function offsetAt(utcMs: number, tz: string): number {
+  const hit = lastSegment.get(tz);
+  if (hit && utcMs >= hit[0] && utcMs < hit[1]) return hit[2];
+  const year = new Date(utcMs).getUTCFullYear();
+  const t = yearTable(tz, year);
+  let i = 0;
+  while (i + 1 < t.length && utcMs >= t[i + 1]![0]) i++;
+  const seg: [number, number, number] = [t[i]![0], i + 1 < t.length ? t[i + 1]![0] : Date.UTC(year + 1, 0, 1), t[i]![1]];
+  lastSegment.set(tz, seg);
+  return seg[2];
+}
+
+/** The wall time at an instant, as milliseconds of a "floating" UTC clock. */
+export function wallOf(utcMs: number, tz: string): number {
+  return Math.floor(utcMs / 1000) * 1000 + offsetAt(utcMs, tz);
+}
 
 /**
  * The instant of a wall time. RFC 5545 §3.3.5: a time that falls in a DST gap is read with
