@@ -15,6 +15,8 @@ export const en = {
   tabMailbox: 'My Mailbox',
   tabAddress: 'Address book',
   tabSettings: 'Settings',
+  appsGroup: 'Apps',
+  appCalendar: 'Calendar',
   // Page titles, spec §2
   titleLogin: 'Login',
   titleVerify: 'Second security verification',

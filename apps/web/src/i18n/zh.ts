@@ -15,6 +15,8 @@ export const zh: Messages = {
   tabMailbox: '我的邮箱',
   tabAddress: '通讯录',
   tabSettings: '设置',
+  appsGroup: '应用',
+  appCalendar: '日程',
   titleLogin: '登录',
   titleVerify: '二次安全验证',
   titleReadMail: '读信',

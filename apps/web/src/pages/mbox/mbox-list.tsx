@@ -139,6 +139,9 @@ export default function MboxListPage() {
         ) : (
           failed && <ErrorState onRetry={() => void loadFolders(true)} />
         )}
+        <List header={m.appsGroup} className="mw-apps">
+          <List.Item data-row="app-calendar" onClick={() => navigate('/pages/modules/calendar/index')}>{m.appCalendar}</List.Item>
+        </List>
       </PullToRefresh>
     </Page>
   );
