@@ -81,7 +81,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   mailboxLinkRoutes(app, services.links);
   wechatRoutes(app, services.wechat);
   securityRoutes(app, services);
-  calendarRoutes(app, services.calendar);
+  calendarRoutes(app, services.calendar, services.calendarIcs);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

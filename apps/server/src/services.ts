@@ -34,6 +34,7 @@ import { SecurityService } from './features/security/security.service.js';
 import { VerifyService } from './features/security/verify.service.js';
 import { CalendarService } from './features/calendar/calendar.service.js';
 import { ReminderService } from './features/calendar/reminder.service.js';
+import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
 
 export interface Services {
   config: Config;
@@ -72,6 +73,7 @@ export interface Services {
   calendar: CalendarService;
   /** Calendar reminders by mail and Web Push; run by the runtime when WORKERS is on. */
   reminders: ReminderService;
+  calendarIcs: CalendarIcsService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -120,6 +122,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     push, links,
     calendar: new CalendarService({ db }),
     reminders: new ReminderService({ db, ingest, push, hostname, log }),
+    calendarIcs: new CalendarIcsService(db),
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
   };
 }

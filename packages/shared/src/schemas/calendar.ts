@@ -79,3 +79,8 @@ export const Occurrence = z.object({
 export type Occurrence = z.infer<typeof Occurrence>;
 export const OccurrenceList = z.object({ list: z.array(Occurrence) });
 export type OccurrenceList = z.infer<typeof OccurrenceList>;
+
+export const IcsImportInput = z.object({ ics: z.string().min(1, 'is required').max(900_000, 'The file is too large'), tz: z.string().max(64).default('Asia/Shanghai') });
+export const IcsImportResult = z.object({ imported: z.number().int(), skipped: z.number().int() });
+/** The subscription URL is path + "?key=" + key; the key is shown once. */
+export const FeedResult = z.object({ key: z.string(), path: z.string() });

@@ -5,6 +5,7 @@ import { runScript } from '../sql-script.js';
 // (start_local/end_local, "YYYY-MM-DDTHH:MM:SS") so a series keeps 09:00 across DST;
 // first_at/last_at are the instants the series spans, for range queries (last_at NULL: no end).
 // An override of one occurrence is a row of its own with series_id and recurrence_id.
+// A private subscription feed is a random token, kept only as its sha256 (like sessions).
 // Reminder jobs are keyed UNIQUE (event, occurrence, offset): each is sent once.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runScript(db, `
@@ -48,5 +49,10 @@ CREATE TABLE cal_reminders (
   UNIQUE (event_id, occurrence_at, offset_min)
 );
 CREATE INDEX cal_reminders_due ON cal_reminders(due_at) WHERE state = 'pending';
+CREATE TABLE cal_feeds (
+  user_id bigint PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+  token_hash text NOT NULL UNIQUE,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
 `);
 }

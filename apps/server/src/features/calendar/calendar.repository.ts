@@ -50,3 +50,17 @@ export async function allEvents(db: Db, userId: number): Promise<EventRow[]> {
 
 export const countEvents = async (db: Db, userId: number): Promise<number> =>
   Number((await cal(db).selectFrom('cal_events').select(sql<number>`count(*)::int`.as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+
+export async function setFeed(db: Db, userId: number, tokenHash: string): Promise<void> {
+  await cal(db).insertInto('cal_feeds').values({ user_id: userId, token_hash: tokenHash })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ token_hash: tokenHash, created_at: new Date() })).execute();
+}
+
+export async function dropFeed(db: Db, userId: number): Promise<void> {
+  await cal(db).deleteFrom('cal_feeds').where('user_id', '=', userId).execute();
+}
+
+export async function feedOwner(db: Db, tokenHash: string): Promise<number | null> {
+  const r = await cal(db).selectFrom('cal_feeds').select('user_id').where('token_hash', '=', tokenHash).executeTakeFirst();
+  return r ? Number(r.user_id) : null;
+}

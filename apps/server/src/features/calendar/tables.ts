@@ -18,6 +18,8 @@ export type CalRemindersTable = {
   state: Generated<string>; lease_until: NullStamp; attempts: Generated<number>; sent_at: NullStamp;
 };
 
-export type CalendarTables = { cal_events: CalEventsTable; cal_reminders: CalRemindersTable };
+export type CalFeedsTable = { user_id: number; token_hash: string; created_at: Generated<Date> };
+
+export type CalendarTables = { cal_events: CalEventsTable; cal_reminders: CalRemindersTable; cal_feeds: CalFeedsTable };
 export const withCalendarTables = (db: Db) => db.withTables<CalendarTables>();
 export type CalendarDb = ReturnType<typeof withCalendarTables>;
