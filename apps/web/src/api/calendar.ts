@@ -1,5 +1,5 @@
 import type { CalendarEvent, OccurrenceList } from '@mailwing/shared';
-import { request, type Params } from './request';
+import { apiUrl, request, type Params } from './request';
 
 // Calls of the calendar pages (issue 18); they load with those pages.
 export type EventForm = Params;
@@ -12,5 +12,14 @@ export const calendarApi = {
   create: (form: EventForm) => request<CalendarEvent>('/calendar/create', { method: 'POST', data: form }),
   update: (id: string, form: EventForm, scope: Scope, occurrence?: number) =>
     request<CalendarEvent>('/calendar/update', { method: 'POST', data: { ...form, id, scope, occurrence } }),
+  /** The .ics download, as a link the browser opens (the session token rides in `t`). */
+  exportUrl: () => apiUrl('/calendar/export'),
+  importIcs: (ics: string, tz: string) => request<{ imported: number; skipped: number }>('/calendar/import', { method: 'POST', data: { ics, tz } }),
+  /** A new private subscription URL; the previous one stops working. */
+  feed: async () => {
+    const r = await request<{ key: string; path: string }>('/calendar/feed', { method: 'POST', data: {} });
+    return apiUrl(`${r.path.replace(/^\/h5/, '')}?key=${encodeURIComponent(r.key)}`, undefined, '');
+  },
+  revokeFeed: () => request<unknown>('/calendar/feed-revoke', { method: 'POST', data: {} }),
   remove: (id: string, scope: Scope, occurrence?: number) => request<unknown>('/calendar/delete', { method: 'POST', data: { id, scope, occurrence } }),
 };

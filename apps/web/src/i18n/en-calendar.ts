@@ -45,6 +45,16 @@ export const enCalendar = {
   reminderLabel: (min: number) =>
     min === 0 ? 'At the start' : min < 60 ? `${min} minutes before` : min < 1440 ? `${min / 60} hour${min === 60 ? '' : 's'} before`
       : min < 10080 ? `${min / 1440} day${min === 1440 ? '' : 's'} before` : `${min / 10080} week${min === 10080 ? '' : 's'} before`,
+  more: 'More',
+  importIcs: 'Import .ics file',
+  exportIcs: 'Export .ics file',
+  subscribe: 'Subscription link',
+  subscribeHint: 'Anyone with this link can read your calendar. Getting a new link stops the old one.',
+  unsubscribe: 'Stop the subscription link',
+  unsubscribed: 'The subscription link no longer works',
+  copy: 'Copy',
+  copied: 'Copied',
+  imported: (n: number, skipped: number) => `Imported ${n} event${n === 1 ? '' : 's'}${skipped ? `, ${skipped} skipped` : ''}`,
   scopeTitle: 'This is a repeating event',
   scopeOne: 'This event only',
   scopeFollowing: 'This and following events',

@@ -1,5 +1,4 @@
 import type { EVENT_CATEGORIES, CalendarEvent } from '@mailwing/shared';
-import { type CalendarEvent } from '@mailwing/shared';
 
 export interface FormState {
   title: string; description: string; category: (typeof EVENT_CATEGORIES)[number]; allDay: boolean;

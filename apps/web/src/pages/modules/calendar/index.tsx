@@ -9,6 +9,7 @@ import { Page } from '../../../ui/page';
 import { EmptyState } from '../../../ui/state-view';
 import { addMonths, byDay, monthCells, timeOf, todayYmd, unix, ymdKey } from './dates';
 import { lunarDate } from './lunar-label';
+import { CalendarMenu } from './calendar-menu';
 import { MonthGrid } from './month-grid';
 import './calendar.css';
 
@@ -62,7 +63,12 @@ export default function CalendarPage() {
 
   return (
     <Page title={t.titleCalendar} back="/pages/mbox/mbox-list"
-      right={<Button fill="none" size="small" aria-label={t.newEvent} data-action="new-event" onClick={() => navigate(`${EDIT_ROUTE}?date=${selected}`)}><AddOutline fontSize={22} /></Button>}
+      right={(
+        <span style={{ display: 'inline-flex' }}>
+          <CalendarMenu onImported={() => void load()} />
+          <Button fill="none" size="small" aria-label={t.newEvent} data-action="new-event" onClick={() => navigate(`${EDIT_ROUTE}?date=${selected}`)}><AddOutline fontSize={22} /></Button>
+        </span>
+      )}
       header={(
         <div className="mw-cal-bar">
           <Segmented block value={view} onChange={(v) => setView(v as View)}
