@@ -56,7 +56,7 @@ describe('calendar', () => {
 
     // The private subscription link serves the event to a calendar app, with no session.
     await page.locator('[data-action="calendar-more"]').click();
-    await page.locator('.adm-action-sheet-button-item', { hasText: 'Subscription link' }).click();
+    await page.locator('.adm-action-sheet-button-item', { hasText: /^Subscription link$/ }).click();
     const url = (await page.locator('[data-feed-url]').textContent())!;
     await screenshot(page, 'calendar-subscribe-en');
     expect(url).toMatch(/\/h5\/calendar\/feed\.ics\?key=/);
@@ -64,7 +64,7 @@ describe('calendar', () => {
     const ics = await (await fetch(url)).text();
     expect(ics).toContain(`SUMMARY:${title}`);
     expect(ics).toContain('TRIGGER:-PT15M');
-    await page.locator('.adm-modal-button', { hasText: 'OK' }).click();
+    await page.locator('.adm-dialog-button', { hasText: 'OK' }).click();
   });
 
   it('shows the same pages in Chinese, with lunar dates', async () => {

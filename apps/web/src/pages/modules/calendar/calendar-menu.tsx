@@ -22,7 +22,7 @@ export function CalendarMenu({ onImported }: { onImported: () => void }) {
         <div>
           <p style={{ wordBreak: 'break-all', userSelect: 'all' }} data-feed-url>{url}</p>
           <p style={{ color: '#888', fontSize: 13 }}>{t.subscribeHint}</p>
-          <Button size="small" onClick={() => void navigator.clipboard?.writeText(url).then(() => Toast.show({ content: t.copied }))}>{t.copy}</Button>
+          <Button size="middle" onClick={() => void navigator.clipboard?.writeText(url).then(() => Toast.show({ content: t.copied }))}>{t.copy}</Button>
         </div>
       ),
     });
