@@ -15,6 +15,7 @@ import { directoryRoutes } from './features/directory/directory.routes.js';
 import { searchRoutes } from './features/search/search.routes.js';
 import { securityRoutes } from './features/security/security.routes.js';
 import { tagRoutes } from './features/tag/tag.routes.js';
+import { calendarRoutes } from './features/calendar/calendar.routes.js';
 import { mailboxLinkRoutes } from './features/mailbox-link/mailbox-link.routes.js';
 import { pushRoutes } from './features/push/push.routes.js';
 import { settingRoutes } from './features/setting/setting.routes.js';
@@ -96,6 +97,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   shareRoutes(app, services.shares, services.blobs);
   await diskTusRoutes(app, services.diskUploads);
   noteRoutes(app, services.notes);
+  calendarRoutes(app, services.calendar, services.calendarIcs);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

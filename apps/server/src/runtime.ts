@@ -13,6 +13,8 @@ import { createSmtpReceiver, listenSmtp } from './smtp/smtp-receiver.js';
 import { authResolver } from './smtp/auth-dns.js';
 import { InboundAuth } from './smtp/inbound-auth.js';
 import { HostedDomains } from './features/account/hosted-domains.js';
+import { QueueRunner } from './delivery/queue-runner.js';
+import { REMINDER_POLL_MS } from './features/calendar/reminder.service.js';
 
 export interface Runtime {
   services: Services;
@@ -70,6 +72,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
   const smtpPort = await listenSmtp(smtp, config.smtp.port, config.smtp.host);
 
   const timers: NodeJS.Timeout[] = [];
+  const reminders = new QueueRunner(() => services.reminders.tick(), REMINDER_POLL_MS, log);
   // Staging files and spools of uploads that died with a crash; by age, so it is safe in every process sharing DATA_DIR.
   timers.push(setInterval(() => { services.blobs.store.sweep(STALE_TEMP_MS).catch((err: unknown) => log.error({ err }, 'staging sweep failed')); }, 10 * 60_000));
   if (config.workers) {
@@ -81,6 +84,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.queue.start();
     services.ruleJobs.start();
     services.collectRunner.start();
+    reminders.start();
   }
 
   return {
@@ -90,6 +94,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.queue.stop();
       await services.ruleJobs.stop();
       await services.collectRunner.stop();
+      await reminders.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

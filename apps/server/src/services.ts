@@ -45,6 +45,9 @@ import { DiskUploadService } from './features/disk/disk-upload.service.js';
 import { ShareService } from './features/disk/share.service.js';
 import { QuotaService } from './features/quota/quota.service.js';
 import { NoteService } from './features/note/note.service.js';
+import { CalendarService } from './features/calendar/calendar.service.js';
+import { ReminderService } from './features/calendar/reminder.service.js';
+import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
 
 export interface Services {
   config: Config;
@@ -98,6 +101,10 @@ export interface Services {
   shares: ShareService;
   /** Issue 18: cloud notes. */
   notes: NoteService;
+  calendar: CalendarService;
+  /** Calendar reminders by mail and Web Push; run by the runtime when WORKERS is on. */
+  reminders: ReminderService;
+  calendarIcs: CalendarIcsService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -162,6 +169,9 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     settings: new SettingService(db, blobs),
     push, links,
     rules, mailRules, ruleJobs,
+    calendar: new CalendarService({ db }),
+    reminders: new ReminderService({ db, ingest, push, hostname, log }),
+    calendarIcs: new CalendarIcsService(db),
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
     signatures: new SignatureService({ db }),
     templates: new TemplateService({ db }),

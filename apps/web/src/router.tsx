@@ -20,6 +20,9 @@ const DirListPage = lazy(() => import('./pages/modules/dir-list'));
 const ChooseDirPage = lazy(() => import('./pages/modules/choose-dir'));
 const CreateDirPage = lazy(() => import('./pages/modules/create-dir'));
 const TagListPage = lazy(() => import('./pages/modules/tag-list'));
+// Calendar (issue 18)
+const CalendarPage = lazy(() => import('./pages/modules/calendar'));
+const EventEditPage = lazy(() => import('./pages/modules/calendar/edit'));
 const SearchMailPage = lazy(() => import('./pages/modules/search-mail'));
 // The account area's pages share one chunk (pages/setting/account-pages.ts): settings,
 // notifications, version, agreement, binding a mailbox (issue 7).
@@ -117,6 +120,8 @@ export const router = createHashRouter([
   { path: '/pages/modules/choose-dir/index', element: lazyPage(ChooseDirPage) },
   { path: '/pages/modules/create-dir/index', element: lazyPage(CreateDirPage) },
   { path: '/pages/modules/tag-list/index', element: lazyPage(TagListPage) },
+  { path: '/pages/modules/calendar/index', element: lazyPage(CalendarPage) },
+  { path: '/pages/modules/calendar/edit', element: lazyPage(EventEditPage) },
   { path: '/pages/modules/search-mail/index', element: lazyPage(SearchMailPage) },
   { path: '/pages/modules/setting-language/index', element: lazyPage(SettingLanguagePage) },
   { path: '/pages/modules/setting-about/index', element: lazyPage(SettingAboutPage) },

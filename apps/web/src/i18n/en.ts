@@ -15,6 +15,7 @@ export const en = {
   tabMailbox: 'My Mailbox',
   tabAddress: 'Address book',
   tabSettings: 'Settings',
+  appCalendar: 'Calendar',
   // Page titles, spec §2
   titleLogin: 'Login',
   titleVerify: 'Second security verification',

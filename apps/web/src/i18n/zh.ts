@@ -15,6 +15,7 @@ export const zh: Messages = {
   tabMailbox: '我的邮箱',
   tabAddress: '通讯录',
   tabSettings: '设置',
+  appCalendar: '日程',
   titleLogin: '登录',
   titleVerify: '二次安全验证',
   titleReadMail: '读信',

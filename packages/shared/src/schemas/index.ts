@@ -14,3 +14,4 @@ export * from './mail-rule.js';
 export * from './collect.js';
 export * from './disk.js';
 export * from './note.js';
+export * from './calendar.js';

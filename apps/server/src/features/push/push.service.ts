@@ -67,6 +67,14 @@ export class PushService {
     void job.finally(() => this.inFlight.delete(job));
   }
 
+  /** One notification to every device of a mailbox (calendar reminders); failures are logged, never thrown. */
+  async notifyUser(userId: number, payload: PushPayload): Promise<void> {
+    const subs = await repo.subscriptionsOf(this.db, [userId]);
+    if (subs.length === 0) return;
+    const keys = await this.vapid();
+    await Promise.all(subs.map((sub) => this.send(sub, payload, false, keys)));
+  }
+
   /** Resolves when the notifications started so far are done (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);

@@ -141,6 +141,7 @@ export default function MboxListPage() {
         )}
         {/* Issue 18's apps: one group, after the folders that this tab is mostly for. */}
         <List header={m.apps} className="mw-gap mw-apps" data-group="apps">
+          <List.Item data-row="app-calendar" onClick={() => navigate('/pages/modules/calendar/index')}>{m.appCalendar}</List.Item>
           <List.Item data-row="app-disk" onClick={() => navigate('/pages/modules/disk/index')}>{m.appDisk}</List.Item>
           <List.Item data-row="notes" onClick={() => navigate('/pages/modules/notes/index')}>{m.appNotes}</List.Item>
         </List>

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { CalendarEvent, CalendarEventFields, Occurrence } from '@mailwing/shared';
+import type { Db } from '../../db/connect.js';
+import { invalid, notFound } from '../../errors.js';
+import * as repo from './calendar.repository.js';
+import { lastOf, seriesFrom, specOf, toEvent, utcStamp } from './event-fields.js';
+import { expand } from './recurrence.js';
+
+export interface CalendarDeps { db: Db; now?: () => Date }
+export type EditScope = 'one' | 'following' | 'all';
+
+const MAX_RANGE_S = 400 * 86_400;
+
+/** Events of one mailbox: create, edit ("this one / this and following / all"), delete, and the occurrences in a range. */
+export class CalendarService {
+  private readonly db: Db;
+  private readonly now: () => Date;
+
+  constructor(deps: CalendarDeps) {
+    this.db = deps.db;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async get(userId: number, id: string): Promise<CalendarEvent> {
+    return toEvent(await this.require(userId, id));
+  }
+
+  async create(userId: number, f: CalendarEventFields): Promise<CalendarEvent> {
+    return toEvent(await repo.insertEvent(this.db, { user_id: userId, uid: randomUUID(), ...seriesFrom(f, this.now()) }));
+  }
+
+  async update(userId: number, id: string, f: CalendarEventFields, scope: EditScope, occurrence?: number): Promise<CalendarEvent> {
+    const row = await this.require(userId, id);
+    const fields = seriesFrom(f, this.now());
+    if (!row.rrule || scope === 'all') {
+      await repo.updateEvent(this.db, userId, row.id, { ...fields, exdates: row.rrule && fields.rrule ? row.exdates : [] });
+      return this.get(userId, id);
+    }
+    const at = this.occurrenceOf(row, occurrence);
+    if (scope === 'one') {
+      return this.db.transaction().execute(async (trx) => {
+        await this.exclude(trx, row, at.wall);
+        // RFC 5545 §3.8.4.4: the changed instance keeps the series' UID and names the occurrence it replaces.
+        const one = await repo.insertEvent(trx, { user_id: userId, uid: row.uid, ...fields, rrule: null, lunar: false, series_id: row.id, recurrence_id: at.wall });
+        return toEvent(one);
+      });
+    }
+    if (at.start === row.first_at.getTime()) return this.update(userId, id, f, 'all');
+    return this.db.transaction().execute(async (trx) => {
+      await this.truncate(trx, row, at.start);
+      const next = await repo.insertEvent(trx, { user_id: userId, uid: randomUUID(), ...fields, exdates: row.exdates.filter((w) => w >= at.wall) });
+      await repo.moveOverrides(trx, userId, row.id, at.wall, next.id);
+      return toEvent(next);
+    });
+  }
+
+  async remove(userId: number, id: string, scope: EditScope, occurrence?: number): Promise<void> {
+    const row = await this.require(userId, id);
+    if (!row.rrule || scope === 'all') return repo.deleteEvent(this.db, userId, row.id);
+    const at = this.occurrenceOf(row, occurrence);
+    if (scope === 'one') return this.exclude(this.db, row, at.wall);
+    if (at.start === row.first_at.getTime()) return repo.deleteEvent(this.db, userId, row.id);
+    await this.db.transaction().execute(async (trx) => {
+      await this.truncate(trx, row, at.start);
+      await repo.deleteOverridesFrom(trx, userId, row.id, at.wall);
+    });
+  }
+
+  /** Occurrences overlapping [from, to), unix seconds, in start order. */
+  async occurrences(userId: number, from: number, to: number): Promise<Occurrence[]> {
+    if (to <= from || to - from > MAX_RANGE_S) throw invalid('to', 'The range must be positive and at most 400 days', 'calendar.range_invalid');
+    const rows = await repo.eventsInRange(this.db, userId, new Date(from * 1000), new Date(to * 1000));
+    const out: Occurrence[] = [];
+    for (const r of rows) {
+      for (const o of expand(specOf(r), from * 1000, to * 1000)) {
+        out.push({
+          id: String(r.id), title: r.title, category: r.category, allDay: r.all_day, start: o.start / 1000, end: o.end / 1000,
+          localStart: o.wall.slice(0, 16), tz: r.tz, recurring: r.rrule !== null, lunar: r.lunar, reminder: r.reminder_min,
+        });
+      }
+    }
+    return out.sort((a, b) => a.start - b.start || a.id.localeCompare(b.id));
+  }
+
+  private occurrenceOf(row: repo.EventRow, occurrence: number | undefined) {
+    const ms = (occurrence ?? NaN) * 1000;
+    const hit = Number.isFinite(ms) ? expand(specOf(row), ms, ms + 1).find((o) => o.start === ms) : undefined;
+    if (!hit) throw invalid('occurrence', 'is not an occurrence of this event', 'calendar.occurrence_unknown');
+    return hit;
+  }
+
+  private async exclude(db: Db, row: repo.EventRow, wall: string): Promise<void> {
+    await repo.updateEvent(db, row.user_id, row.id, { exdates: [...new Set([...row.exdates, wall])] });
+  }
+
+  /** Ends a series just before an occurrence: COUNT becomes the number before it, otherwise UNTIL one second before. */
+  private async truncate(db: Db, row: repo.EventRow, atMs: number): Promise<void> {
+    const spec = specOf(row);
+    const before = expand(spec, row.first_at.getTime(), atMs, 100_000).filter((o) => o.start < atMs).length;
+    const kept = row.rrule!.split(';').filter((p) => !/^(COUNT|UNTIL)=/.test(p));
+    const rrule = [...kept, /COUNT=/.test(row.rrule!) ? `COUNT=${before}` : `UNTIL=${utcStamp(atMs - 1000)}`].join(';');
+    await repo.updateEvent(db, row.user_id, row.id, { rrule, last_at: lastOf({ ...spec, rrule }, row.first_at.getTime()) });
+  }
+
+  private async require(userId: number, id: string): Promise<repo.EventRow> {
+    const row = await repo.findEvent(this.db, userId, Number(id));
+    if (!row) throw notFound('Calendar event');
+    return row;
+  }
+}

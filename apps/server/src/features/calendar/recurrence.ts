@@ -1,0 +1,110 @@
+import rrule from 'rrule';
+import { lunarOf, solarOf } from './lunar.js';
+import { formatWall, instantOf, wallOf } from './zoned-time.js';
+
+const { RRule } = rrule;
+const DAY = 86_400_000;
+
+/** What expansion needs of an event series. */
+export interface SeriesSpec {
+  /** Wall time of the first occurrence in `tz`, floating milliseconds (zoned-time.parseWall). */
+  startWall: number;
+  durationMs: number;
+  tz: string;
+  /** RFC 5545 RRULE value without "RRULE:", UNTIL in UTC ("…Z"); null for a single event. */
+  rrule: string | null;
+  /** EXDATEs as wall times ("2026-03-08T09:30:00"). */
+  exdates?: readonly string[];
+  /** Yearly on the lunar month and day of the start (X-MAILWING-LUNAR); rrule then only carries COUNT/UNTIL/INTERVAL. */
+  lunar?: boolean;
+}
+
+export interface Instance { start: number; end: number; wall: string }
+
+/**
+ * The occurrences that overlap [fromMs, toMs). The one expansion the month view, the
+ * agenda, reminders and export all use. rrule runs on floating wall times (see zoned-time.ts).
+ */
+export function expand(spec: SeriesSpec, fromMs: number, toMs: number, limit = 5000): Instance[] {
+  const out: Instance[] = [];
+  const ex = new Set(spec.exdates ?? []);
+  const push = (wall: number): boolean => {
+    const w = formatWall(wall);
+    if (ex.has(w)) return true;
+    const start = instantOf(wall, spec.tz);
+    const end = spec.durationMs > 0 ? start + spec.durationMs : start;
+    if (end > fromMs || (spec.durationMs === 0 && start >= fromMs)) {
+      if (start >= toMs) return false;
+      out.push({ start, end, wall: w });
+    }
+    return out.length < limit;
+  };
+  if (!spec.rrule) {
+    push(spec.startWall);
+    return out;
+  }
+  // The wall-clock window, widened by a day on each side for zone offsets, and by the duration.
+  const lo = wallOf(fromMs, spec.tz) - DAY - spec.durationMs;
+  const hi = wallOf(toMs, spec.tz) + DAY;
+  const opts = RRule.parseString(spec.rrule);
+  // UNTIL is an instant (RFC 5545 §3.3.10: UTC when DTSTART has a TZID); compare it as wall time.
+  const untilWall = opts.until ? wallOf(opts.until.getTime(), spec.tz) : null;
+  if (spec.lunar) {
+    for (const wall of lunarWalls(spec.startWall, opts.interval ?? 1, opts.count ?? null, untilWall, hi)) {
+      if (wall < lo) continue;
+      if (!push(wall)) break;
+    }
+    return out;
+  }
+  const rule = new RRule({ ...opts, ...skipAhead(opts, spec.startWall, lo), until: untilWall === null ? null : new Date(untilWall), tzid: null });
+  rule.between(new Date(Math.max(lo, spec.startWall)), new Date(hi), true, (d) => push(d.getTime()));
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * rrule walks every period from DTSTART; a series begun years before the window would be
+ * walked from its start on every view. Without COUNT the set does not depend on where the
+ * walk starts, as long as it starts on a period boundary of the same phase and the parts
+ * DTSTART implies (RFC 5545 §3.3.10: BYDAY of WEEKLY, BYMONTHDAY of MONTHLY) are made explicit.
+ */
+function skipAhead(opts: Partial<rrule.Options>, startWall: number, lo: number): Partial<rrule.Options> {
+  const start = new Date(startWall);
+  const n = opts.interval ?? 1;
+  if (opts.count || lo - startWall < 62 * DAY || opts.bysetpos || opts.byweekno || opts.byyearday) return { dtstart: start };
+  const time = startWall % DAY;
+  if (opts.freq === RRule.DAILY) {
+    const k = Math.floor((lo - startWall) / (n * DAY)) - 1;
+    return k > 0 ? { dtstart: new Date(startWall + k * n * DAY) } : { dtstart: start };
+  }
+  if (opts.freq === RRule.WEEKLY) {
+    const k = Math.floor((lo - startWall) / (n * 7 * DAY)) - 1;
+    if (k <= 0) return { dtstart: start };
+    return { dtstart: new Date(startWall + k * n * 7 * DAY), byweekday: opts.byweekday ?? [(start.getUTCDay() + 6) % 7] };
+  }
+  if (opts.freq === RRule.MONTHLY) {
+    const months = (new Date(lo).getUTCFullYear() - start.getUTCFullYear()) * 12 + new Date(lo).getUTCMonth() - start.getUTCMonth();
+    const k = Math.floor(months / n) - 1;
+    if (k <= 0) return { dtstart: start };
+    const implied = opts.byweekday || opts.bymonthday ? {} : { bymonthday: [start.getUTCDate()] };
+    return { dtstart: new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + k * n, 1) + time), ...implied };
+  }
+  return { dtstart: start };
+}
+
+/** Yearly on a lunar date: each lunar year's date converted to the Gregorian calendar. */
+function* lunarWalls(startWall: number, interval: number, count: number | null, untilWall: number | null, hi: number): Generator<number> {
+  const s = new Date(startWall);
+  const date = lunarOf(s.getUTCFullYear(), s.getUTCMonth() + 1, s.getUTCDate());
+  const timeOfDay = startWall % DAY;
+  // The lunar year of the start: a date before the lunar new year belongs to the one before.
+  const first = s.getUTCFullYear() - (s.getUTCMonth() + 1 < date.month ? 1 : 0);
+  let n = 0;
+  for (let year = first; ; year += interval) {
+    const g = solarOf(year, date);
+    const wall = Date.UTC(g.y, g.m - 1, g.d) + timeOfDay;
+    if (wall < startWall) continue;
+    if (wall > hi || (untilWall !== null && wall > untilWall) || (count !== null && n >= count)) return;
+    n++;
+    yield wall;
+  }
+}

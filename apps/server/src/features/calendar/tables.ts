@@ -1,0 +1,25 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { Db } from '../../db/connect.js';
+
+// Row types of migration 012, joined to the Database type with withTables so db/types.ts needs no edit.
+
+type Id = Generated<number>;
+type Stamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullStamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export type CalEventsTable = {
+  id: Id; user_id: number; uid: string; title: string; description: Generated<string>; category: Generated<string>; all_day: Generated<boolean>;
+  start_local: string; end_local: string; tz: string; rrule: string | null; exdates: Generated<string[]>; lunar: Generated<boolean>;
+  reminder_min: Generated<number>; series_id: number | null; recurrence_id: string | null;
+  first_at: Stamp; last_at: NullStamp; reminders_until: NullStamp; created_at: Generated<Date>; updated_at: Generated<Date>;
+};
+export type CalRemindersTable = {
+  id: Id; event_id: number; user_id: number; occurrence_at: Stamp; offset_min: number; due_at: Stamp;
+  state: Generated<string>; lease_until: NullStamp; attempts: Generated<number>; sent_at: NullStamp;
+};
+
+export type CalFeedsTable = { user_id: number; token_hash: string; created_at: Generated<Date> };
+
+export type CalendarTables = { cal_events: CalEventsTable; cal_reminders: CalRemindersTable; cal_feeds: CalFeedsTable };
+export const withCalendarTables = (db: Db) => db.withTables<CalendarTables>();
+export type CalendarDb = ReturnType<typeof withCalendarTables>;
