@@ -36,6 +36,13 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    modulePreload: {
+      // index.html still preloads the whole first screen. A lazy page's JS chunks are not
+      // listed in the first screen's preload map (which named every chunk of every page and
+      // grew with each page: budget.test.ts); they load through the page's own imports when
+      // it opens, one round trip later. Its CSS stays listed, since that is how it loads.
+      resolveDependencies: (_file, deps, { hostType }) => (hostType === 'js' ? deps.filter((d) => d.endsWith('.css')) : deps),
+    },
   },
   server: {
     // `npm run dev -w apps/web` talks to a local server started with npm start.

@@ -105,6 +105,8 @@ describe('network disk', () => {
   it('shows the spec\'s name rule in the user\'s language, and the bin; screenshots in zh and en', async () => {
     const { page } = suite;
     for (const lang of ['zh', 'en'] as const) {
+      // The user's language is a setting the app takes from the server on load (other suites change alice's).
+      await api('/setting/modifylanguage', { token: await apiToken('alice@demo.test'), query: { language: lang } });
       await page.evaluate((l) => localStorage.setItem('language', l), lang);
       await page.goto(`${BASE_URL}/#/pages/modules/disk/index`);
       await page.reload();

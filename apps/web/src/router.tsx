@@ -20,9 +20,10 @@ const DirListPage = lazy(() => import('./pages/modules/dir-list'));
 const ChooseDirPage = lazy(() => import('./pages/modules/choose-dir'));
 const CreateDirPage = lazy(() => import('./pages/modules/create-dir'));
 const TagListPage = lazy(() => import('./pages/modules/tag-list'));
-// Calendar (issue 18)
-const CalendarPage = lazy(() => import('./pages/modules/calendar'));
-const EventEditPage = lazy(() => import('./pages/modules/calendar/edit'));
+// Calendar (issue 18): its two pages load as one chunk (see security-area.ts).
+const calendarArea = () => import('./pages/modules/calendar/area');
+const CalendarPage = lazy(() => calendarArea().then((m) => ({ default: m.CalendarPage })));
+const EventEditPage = lazy(() => calendarArea().then((m) => ({ default: m.EventEditPage })));
 const SearchMailPage = lazy(() => import('./pages/modules/search-mail'));
 // The account area's pages share one chunk (pages/setting/account-pages.ts): settings,
 // notifications, version, agreement, binding a mailbox (issue 7).
@@ -60,23 +61,24 @@ const ChooseMemberPage = lazy(() => import('./pages/modules/choose-member'));
 const MemberDetailPage = lazy(() => import('./pages/modules/member-detail'));
 const MemberEditPage = lazy(() => import('./pages/modules/member-edit'));
 const SearchMemberPage = lazy(() => import('./pages/modules/search-member'));
-// Mail rules (issue 16): signatures and templates
-const SettingSignaturePage = lazy(() => import('./pages/modules/setting-signature'));
-const SettingTemplatePage = lazy(() => import('./pages/modules/setting-template'));
-const AdminTemplatePage = lazy(() => import('./pages/admin/template'));
-// Filter rules and auto-reply (issue 16)
-const SettingFilterPage = lazy(() => import('./pages/modules/setting-filter'));
-const SettingFilterEditPage = lazy(() => import('./pages/modules/setting-filter-edit'));
-const SettingAutoReplyPage = lazy(() => import('./pages/modules/setting-autoreply'));
-// Collecting mail from other mailboxes (issue 16)
-const SettingPopPage = lazy(() => import('./pages/modules/setting-pop'));
-const SettingPopEditPage = lazy(() => import('./pages/modules/setting-pop-edit'));
-// Network disk (issue 18)
-const DiskPage = lazy(() => import('./pages/modules/disk'));
-const DiskSharePage = lazy(() => import('./pages/modules/disk/share'));
-// Cloud notes (issue 18)
-const NotesPage = lazy(() => import('./pages/modules/notes'));
-const NoteEditPage = lazy(() => import('./pages/modules/notes/edit'));
+// Mail rules (issue 16): signatures, templates, filter rules, auto-reply, other mailboxes; one chunk.
+const rulesArea = () => import('./pages/mail-rules-area');
+const SettingSignaturePage = lazy(() => rulesArea().then((m) => ({ default: m.SettingSignaturePage })));
+const SettingTemplatePage = lazy(() => rulesArea().then((m) => ({ default: m.SettingTemplatePage })));
+const AdminTemplatePage = lazy(() => rulesArea().then((m) => ({ default: m.AdminTemplatePage })));
+const SettingFilterPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingFilterPage })));
+const SettingFilterEditPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingFilterEditPage })));
+const SettingAutoReplyPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingAutoReplyPage })));
+const SettingPopPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingPopPage })));
+const SettingPopEditPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingPopEditPage })));
+// Network disk (issue 18): its two pages load as one chunk.
+const diskArea = () => import('./pages/modules/disk/area');
+const DiskPage = lazy(() => diskArea().then((m) => ({ default: m.DiskPage })));
+const DiskSharePage = lazy(() => diskArea().then((m) => ({ default: m.DiskSharePage })));
+// Cloud notes (issue 18): its two pages load as one chunk.
+const notesArea = () => import('./pages/modules/notes/area');
+const NotesPage = lazy(() => notesArea().then((m) => ({ default: m.NotesPage })));
+const NoteEditPage = lazy(() => notesArea().then((m) => ({ default: m.NoteEditPage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;

@@ -1,0 +1,2 @@
+export { default as CalendarPage } from './index';
+export { default as EventEditPage } from './edit';

@@ -1,0 +1,2 @@
+export { default as DiskPage } from './index';
+export { default as DiskSharePage } from './share';

@@ -1,0 +1,2 @@
+export { default as NotesPage } from './index';
+export { default as NoteEditPage } from './edit';
