@@ -39,6 +39,15 @@ import type { App } from './http/types.js';
 import { outboundGuard } from './net/guarded-fetch.js';
 import type { Services } from './services.js';
 
+/**
+ * Built files under assets/ carry a content hash in their name, so they never change:
+ * cache them for a year. Everything else (index.html, sw.js, the manifest, icons)
+ * names the current build and is revalidated on every load, so a deploy is seen at once.
+ */
+export function staticCacheControl(file: string): string {
+  return /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 /** A Fastify instance with every route, and no side effects: tests call inject() or listen() on it. */
 export async function buildApp(services: Services, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
   const { config } = services;
@@ -101,7 +110,16 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: true, index: ['index.html'], allowedPath: (p) => !p.startsWith('/h5/') });
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: true,
+      index: ['index.html'],
+      allowedPath: (p) => !p.startsWith('/h5/'),
+      // The build writes .br/.gz beside each text file (vite.config.ts).
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, file) => reply.header('Cache-Control', staticCacheControl(file)),
+    });
   } else {
     app.get('/', { config: { public: true }, schema: { hide: true } }, async (_req, reply) =>
       reply.type('text/plain').send('Mailwing is running. The web client is not built: run `npm run build`.'));

@@ -197,6 +197,32 @@ describe('error catalogue (spec §8)', () => {
     await seen('request failed, please retry');
   });
 
+  // The spinner and the message are one antd-mobile Toast: the spinner's close()
+  // used to close the message that had replaced it, so the default call showed nothing.
+  it('a network failure under the default spinner still shows its message, and the spinner is gone', async () => {
+    let fail: (e: Error) => void = () => {};
+    vi.stubGlobal('fetch', vi.fn(() => new Promise((_resolve, reject) => { fail = reject; })));
+    const pending = rejection(request('/read/index', { data: { id: 1 } }));
+    await seen('loading');
+    // What the request's own timeout abort (or a dropped connection) does to fetch.
+    fail(new DOMException('The operation was aborted.', 'AbortError'));
+    const error = await pending;
+    expect(error.code).toBe(0);
+    await seen('request failed, please retry');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(document.body.textContent).toContain('request failed, please retry');
+    expect(document.body.textContent).not.toContain('loading');
+  });
+
+  it('a malformed answer under the default spinner shows "data format error"', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>', { status: 200 })));
+    const error = await rejection(request('/mbox/index'));
+    expect(error.code).toBe(0);
+    await seen('data format error');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(document.body.textContent).toContain('data format error');
+  });
+
   it('quiet calls show nothing', async () => {
     answer({ code: 500, error: 'boom' });
     await rejection(request('/mbox/index', { loading: false, quiet: true }));

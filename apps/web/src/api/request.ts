@@ -145,7 +145,6 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       response = await fetch(url, init);
     } catch {
       // Offline, refused, or our own timeout abort.
-      if (!quiet) toast(m.requestFailedRetry);
       throw new ApiError(0, m.requestFailedRetry);
     }
     // Spec §8: a non-2xx HTTP status is rejected without a message.
@@ -153,13 +152,19 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     try {
       envelope = (await response.json()) as Envelope;
     } catch {
-      if (!quiet) toast(m.dataFormatError);
       throw new ApiError(0, m.dataFormatError);
     }
+  } catch (error) {
+    // The spinner and a message toast are one antd-mobile Toast (a singleton): closing
+    // the spinner after showing the message would close the message too. So the
+    // spinner goes first, then the message.
+    if (loading) stopLoading();
+    if (!quiet && error instanceof ApiError && error.code === 0) toast(error.message);
+    throw error;
   } finally {
     clearTimeout(timer);
-    if (loading) stopLoading();
   }
+  if (loading) stopLoading();
 
   const code = typeof envelope.code === 'number' ? envelope.code : Number(envelope.code);
   if (code === Code.Ok) return envelope.data as T;
