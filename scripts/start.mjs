@@ -21,9 +21,18 @@ function newest(dir) {
 const sources = ['apps/web/src', 'apps/web/index.html', 'packages/shared/src'].map((p) => path.join(root, p)).filter(existsSync);
 const sourceTime = Math.max(...sources.map((p) => (statSync(p).isDirectory() ? newest(p) : statSync(p).mtimeMs)));
 if (existsSync(path.join(root, 'apps/web/package.json')) && (!existsSync(dist) || statSync(dist).mtimeMs < sourceTime)) {
-  console.log('Building the web client…');
-  const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  // Vite's file-by-file report is for developers; a newcomer sees one line, and the
+  // whole output only when the build fails.
+  process.stdout.write('Building the web client… ');
+  const started = Date.now();
+  const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) {
+    console.log('failed:');
+    process.stdout.write(r.stdout ?? '');
+    process.stderr.write(r.stderr ?? '');
+    process.exit(r.status ?? 1);
+  }
+  console.log(`done in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], { cwd: root, stdio: 'inherit' });

@@ -109,7 +109,8 @@ describe('responses and logs (finding 10)', () => {
     const lines: string[] = [];
     const sink = new Writable({ write(chunk: Buffer, _enc, cb) { lines.push(chunk.toString()); cb(); } });
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-log-'));
-    const rt = await startRuntime(testConfig({ dataDir, logLevel: 'info' }), { seed: true, logStream: sink });
+    // Request lines are written at debug level (one per request).
+    const rt = await startRuntime(testConfig({ dataDir, logLevel: 'debug' }), { seed: true, logStream: sink });
     try {
       const base = `http://127.0.0.1:${rt.httpPort}`;
       const login = await (await fetch(`${base}/h5/login/h5`, { method: 'POST', body: new URLSearchParams({ email: 'alice@demo.test', password: 'demo1234' }) })).json() as Envelope<{ token: string }>;
@@ -118,7 +119,8 @@ describe('responses and logs (finding 10)', () => {
         const r = await (await fetch(`${base}/h5/mbox/index?${q}`)).json() as Envelope<unknown>;
         expect(r.code).not.toBe(500);
       }
-      expect(lines.length).toBeGreaterThan(3);
+      const requests = lines.filter((l) => l.includes('"msg":"request"') && l.includes('/h5/mbox/index'));
+      expect(requests).toHaveLength(4);
       expect(lines.join('')).not.toContain(token);
       expect(lines.join('')).not.toContain('demo1234');
     } finally {

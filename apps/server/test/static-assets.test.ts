@@ -25,7 +25,7 @@ describe('static client files', () => {
     s = await startTestServer({ webDist: dist });
   });
   afterAll(async () => {
-    await s?.close();
+    await s?.stop();
     await fs.rm(dist, { recursive: true, force: true });
   });
 
