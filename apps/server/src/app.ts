@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { APP_VERSION } from '@mailwing/shared';
 import { adminRoutes } from './features/admin/admin.routes.js';
@@ -64,7 +64,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
     trustProxy: false,
     // Fastify's own request logging writes two lines per request at info level; one
     // line at debug (below) says the same and keeps an info log for events that matter.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Spec §7 names one path with a doubled slash (//login/app-email-select).
     routerOptions: { ignoreDuplicateSlashes: true },
   }).withTypeProvider<ZodTypeProvider>();
