@@ -26,6 +26,7 @@ afterAll(async () => {
   if (!token) return;
   await api('/admin/domains/remove', { token, form: { domain } }).catch(() => undefined);
   await api('/setting/modifylanguage', { token, query: { language: before } }).catch(() => undefined);
+  await api('/admin/branding', { token, form: { name: '', color: '', logo: '' } }).catch(() => undefined);
 });
 
 it('lets the admin add a domain and see its record states; the console pages in en and zh', async () => {
@@ -71,6 +72,18 @@ it('lets the admin add a domain and see its record states; the console pages in 
     await page.locator('#lp-name').waitFor();
     await screenshot(page, `admin-${lang}-login-page`);
   }
+});
+
+it('shows the company\'s name, logo and colour on the login page for ?domain=', async () => {
+  const { page } = suite;
+  const logo = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  await api('/admin/branding', { token, form: { name: 'Demo 公司', color: '#c0392b', logo } });
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(`${BASE_URL}/#/pages/login/index?domain=demo.test`);
+  await page.reload();
+  await expect.poll(() => page.locator('.mw-login-name').textContent()).toBe('Demo 公司');
+  expect(await page.locator('.mw-login-brand img').getAttribute('src')).toBe(logo);
+  await screenshot(page, 'admin-login-branded');
 });
 
 it('shows an ordinary user no way into the console, and the server refuses them', async () => {

@@ -183,6 +183,19 @@ describe('welcome mail', () => {
     expect(await s.rt.services.welcome.runDue()).toBe(1);
     expect(await inboxSubjects(userId)).toEqual([]);
   });
+
+  it('is queued by the console\'s member-create path (directory member-edit) and mailed with the company\'s default', async () => {
+    const svc = s.rt.services;
+    const beta = await svc.companies.createCompany({ name: 'Beta', domain: 'beta.test' });
+    await svc.companies.createUser(beta, { email: 'root@beta.test', password: 'beta-pass-1', name: 'Root', role: 'admin', departmentId: beta.rootDepartmentId });
+    const root = await s.login('root@beta.test', 'beta-pass-1');
+    const made = await s.post<{ id: string }>('/h5/directory/member-edit', { email: 'fresh@beta.test', password: 'fresh-pass-1', name: 'Fresh', departmentId: String(beta.rootDepartmentId) }, root);
+    expect(made.code).toBe(200);
+    expect(await svc.welcome.runDue()).toBe(1);
+    const mails = await inboxSubjects(Number(made.data.id));
+    expect(mails.map((m) => m.subject)).toEqual(['欢迎使用 Beta 企业邮箱 / Welcome to Beta mail']);
+    expect(mails[0]!.text_body).toContain('fresh@beta.test');
+  });
 });
 
 describe('login page branding', () => {

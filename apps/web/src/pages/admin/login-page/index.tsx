@@ -65,7 +65,7 @@ export default function AdminLoginPagePage() {
             <label>{m.lpLogo}</label>
             {b.logo ? <img className="mw-admin-logo" src={b.logo} alt="" /> : <div className="mw-admin-sub">{m.lpNoLogo}</div>}
             <div className="mw-admin-actions">
-              <label className="mw-admin-btn" style={{ display: 'inline-flex', alignItems: 'center' }}>
+              <label className="mw-admin-btn">
                 {m.lpPickLogo}
                 <input type="file" accept="image/png,image/jpeg,image/webp" hidden onChange={pick} />
               </label>
