@@ -7,6 +7,9 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { APP_VERSION } from '@mailwing/shared';
 import { adminRoutes } from './features/admin/admin.routes.js';
+import { domainCheckRoutes } from './features/domain-check/domain-check.routes.js';
+import { welcomeRoutes } from './features/welcome/welcome.routes.js';
+import { brandingRoutes } from './features/branding/branding.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { composeRoutes } from './features/compose/compose.routes.js';
 import { eventsRoutes } from './features/events/events.routes.js';
@@ -114,6 +117,9 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   await diskTusRoutes(app, services.diskUploads);
   noteRoutes(app, services.notes);
   calendarRoutes(app, services.calendar, services.calendarIcs);
+  domainCheckRoutes(app, services.domainChecks);
+  welcomeRoutes(app, services.welcome);
+  brandingRoutes(app, services.branding);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -86,6 +86,13 @@ const Env = z.object({
   COLLECT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   // Network disk (issue 18): unfinished resumable uploads are removed, and their quota reservation freed, after this.
   DISK_UPLOAD_TTL_HOURS: z.coerce.number().positive().default(24),
+  // Admin console DNS checks (issue 17): the servers asked (else DNS_SERVERS, else the system's),
+  // one query's timeout (past it a record is "unverifiable"), and the addresses our mail leaves
+  // from, which SPF must pass (else SMTP_HOSTNAME's A/AAAA). WEB_URL is the login page's base in welcome mail.
+  DOMAIN_CHECK_DNS_SERVERS: z.string().optional(),
+  DOMAIN_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
+  SENDING_IPS: z.string().optional(),
+  WEB_URL: z.string().url().optional(),
 });
 
 export interface DeliveryConfig {
@@ -174,6 +181,14 @@ export interface DiskConfig {
   uploadTtlMs: number;
 }
 
+export interface DomainCheckConfig {
+  dnsServers: string[];
+  timeoutMs: number;
+  sendingIps: string[];
+  /** The web client's base URL, for the login link in welcome mail; undefined: https://<the user's domain>/. */
+  webUrl: string | undefined;
+}
+
 export interface Config {
   production: boolean;
   host: string;
@@ -200,6 +215,7 @@ export interface Config {
   wechat: WechatConfig;
   collect: CollectConfig;
   disk: DiskConfig;
+  domainCheck: DomainCheckConfig;
 }
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -249,6 +265,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     collect: { key: e.COLLECT_KEY || undefined, allowPrivate: e.COLLECT_ALLOW_PRIVATE, caFile: e.COLLECT_CA, timeoutMs: e.COLLECT_TIMEOUT_MS, leaseMs: 15 * 60_000 },
     disk: { uploadDir: path.join(dataDir, 'disk-uploads'), uploadTtlMs: e.DISK_UPLOAD_TTL_HOURS * 3600_000 },
+    domainCheck: {
+      dnsServers: list(e.DOMAIN_CHECK_DNS_SERVERS ?? e.DNS_SERVERS), timeoutMs: e.DOMAIN_CHECK_TIMEOUT_MS, sendingIps: list(e.SENDING_IPS), webUrl: e.WEB_URL,
+    },
   };
 }
 
@@ -285,6 +304,8 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     wechat: { appId: undefined, secret: undefined, apiBase: 'https://api.weixin.qq.com', oauthBase: 'https://open.weixin.qq.com', redirectUri: 'http://127.0.0.1/' },
     collect: { key: undefined, allowPrivate: true, timeoutMs: 5_000, leaseMs: 60_000 },
     disk: { uploadDir: path.join(overrides.dataDir, 'disk-uploads'), uploadTtlMs: 24 * 3600_000 },
+    // Empty servers: the test's own DNS stand-in (delivery.dnsServers); never the machine's resolver.
+    domainCheck: { dnsServers: [], timeoutMs: 500, sendingIps: ['192.0.2.25'], webUrl: 'http://127.0.0.1/' },
     ...overrides,
   };
 }

@@ -48,6 +48,10 @@ import { NoteService } from './features/note/note.service.js';
 import { CalendarService } from './features/calendar/calendar.service.js';
 import { ReminderService } from './features/calendar/reminder.service.js';
 import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
+import { DomainCheckService } from './features/domain-check/domain-check.service.js';
+import { domainResolver } from './features/domain-check/dns-check.js';
+import { WelcomeService } from './features/welcome/welcome.service.js';
+import { BrandingService } from './features/branding/branding.service.js';
 
 export interface Services {
   config: Config;
@@ -105,6 +109,10 @@ export interface Services {
   /** Calendar reminders by mail and Web Push; run by the runtime when WORKERS is on. */
   reminders: ReminderService;
   calendarIcs: CalendarIcsService;
+  /** Issue 17 console: domain DNS checks (rechecked by the runtime), welcome mail, login-page branding. */
+  domainChecks: DomainCheckService;
+  welcome: WelcomeService;
+  branding: BrandingService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -176,5 +184,14 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     signatures: new SignatureService({ db }),
     templates: new TemplateService({ db }),
     notes: new NoteService({ db }),
+    domainChecks: new DomainCheckService({
+      db, mailHost: hostname, sendingIps: config.domainCheck.sendingIps, log,
+      lookup: domainResolver(config.domainCheck.dnsServers.length ? config.domainCheck.dnsServers : config.delivery.dnsServers, config.domainCheck.timeoutMs),
+    }),
+    welcome: new WelcomeService({
+      db, mailer, log,
+      loginUrl: (domain) => `${config.domainCheck.webUrl ?? `https://${domain}/`}#/pages/login/index?domain=${encodeURIComponent(domain)}`,
+    }),
+    branding: new BrandingService(db),
   };
 }

@@ -79,6 +79,12 @@ const DiskSharePage = lazy(() => diskArea().then((m) => ({ default: m.DiskShareP
 const notesArea = () => import('./pages/modules/notes/area');
 const NotesPage = lazy(() => notesArea().then((m) => ({ default: m.NotesPage })));
 const NoteEditPage = lazy(() => notesArea().then((m) => ({ default: m.NoteEditPage })));
+// The admin console (issue 17): its pages load as one chunk (pages/admin/area.ts).
+const adminArea = () => import('./pages/admin/area');
+const AdminHomePage = lazy(() => adminArea().then((m) => ({ default: m.AdminHomePage })));
+const AdminDomainsPage = lazy(() => adminArea().then((m) => ({ default: m.AdminDomainsPage })));
+const AdminWelcomePage = lazy(() => adminArea().then((m) => ({ default: m.AdminWelcomePage })));
+const AdminLoginPagePage = lazy(() => adminArea().then((m) => ({ default: m.AdminLoginPagePage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -159,5 +165,9 @@ export const router = createHashRouter([
   { path: '/pages/modules/disk/share', element: lazyPage(DiskSharePage, false) },
   { path: '/pages/modules/notes/index', element: lazyPage(NotesPage) },
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
+  { path: '/pages/admin/index/index', element: lazyPage(AdminHomePage) },
+  { path: '/pages/admin/domains/index', element: lazyPage(AdminDomainsPage) },
+  { path: '/pages/admin/welcome/index', element: lazyPage(AdminWelcomePage) },
+  { path: '/pages/admin/login-page/index', element: lazyPage(AdminLoginPagePage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

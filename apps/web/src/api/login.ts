@@ -1,6 +1,7 @@
-import type { SessionResult, VerifyChallenge } from '@mailwing/shared';
+import type { Branding, SessionResult, VerifyChallenge } from '@mailwing/shared';
 import { session } from '../state/session';
 import { refreshMbox } from './endpoints';
+import { request } from './request';
 
 /** After a password, a code or a sign-in link: the new session, its mailbox, the folder counts. */
 export async function completeLogin(result: SessionResult): Promise<void> {
@@ -19,4 +20,9 @@ export function verifyPath(challenge: VerifyChallenge, purpose: 'login' | 'bind'
   if (challenge.backupEmail) q.set('backupEmail', challenge.backupEmail);
   if (purpose === 'bind') q.set('purpose', 'bind');
   return `/pages/verify/index?${q}`;
+}
+
+/** The login page's company look, by ?domain= or (without it) by the host the page was opened on; never fails the page. */
+export function loginBranding(domain: string | null): Promise<Branding | null> {
+  return request<Branding>('/login/branding', { data: domain ? { domain } : {}, loading: false, quiet: true }).catch(() => null);
 }

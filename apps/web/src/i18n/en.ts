@@ -278,6 +278,7 @@ export const en = {
   stSignature: 'Signatures',
   stTemplate: 'Templates',
   stAdminTemplate: 'Company templates',
+  stAdminConsole: 'Admin console',
 };
 
 export type Messages = typeof en;

@@ -255,4 +255,5 @@ export const zh: Messages = {
   stSignature: '签名',
   stTemplate: '模板',
   stAdminTemplate: '企业模板',
+  stAdminConsole: '管理后台',
 };

@@ -5,6 +5,7 @@ import { findUserByEmail } from '../account/account.repository.js';
 import type { CompanyService } from '../admin/company.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import * as repo from './directory.repository.js';
+import { sendWelcome } from '../welcome/welcome.service.js';
 
 type MemberRow = NonNullable<Awaited<ReturnType<typeof repo.member>>>;
 const toMember = (r: MemberRow): Member => ({
@@ -70,6 +71,8 @@ export class DirectoryService {
     const id = await this.companies.createUser({ companyId: me.companyId, domainId: domain.id },
       { email: input.email, password: input.password, name: input.name, role: input.role, jobTitle: input.jobTitle, departmentId: dept });
     if (input.phone) await repo.updateMember(this.db, me.companyId, id, { name: input.name, department_id: dept, job_title: input.jobTitle, phone: input.phone, role: input.role });
+    // Issue 17: the company's welcome mail, mailed by the console runner within a minute.
+    await sendWelcome(this.db, id);
     return this.member(me, String(id));
   }
 }

@@ -1,9 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type CSSProperties, type FormEvent } from 'react';
 import { Button } from 'antd-mobile';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { isEmail } from '@mailwing/shared';
 import { api } from '../../api/endpoints';
-import { completeLogin, verifyPath } from '../../api/login';
+import { completeLogin, loginBranding, verifyPath } from '../../api/login';
 import { setLanguage, useLanguage, useT } from '../../i18n';
 import { session } from '../../state/session';
 import { FormField } from '../../ui/form-field';
@@ -28,6 +28,12 @@ export default function LoginPage() {
   useEffect(() => {
     void wechatFlow().then((w) => w.wechatOn()).then(setWechat);
   }, []);
+  // The company's logo, name and colour (issue 17): chosen by ?domain= or the host this page is on.
+  const [brand, setBrand] = useState<{ name: string; color: string; logo: string } | null>(null);
+  const brandDomain = params.get('domain');
+  useEffect(() => {
+    void loginBranding(brandDomain).then(setBrand);
+  }, [brandDomain]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -57,10 +63,10 @@ export default function LoginPage() {
 
   return (
     <Page title={m.titleLogin}>
-      <form className="mw-login" onSubmit={submit} noValidate>
+      <form className="mw-login" onSubmit={submit} noValidate style={brand?.color ? ({ '--adm-color-primary': brand.color } as CSSProperties) : undefined}>
         <div className="mw-login-brand">
-          <img src="./icon.svg" alt="" width={64} height={64} />
-          <div className="mw-login-name">{m.appName}</div>
+          <img src={brand?.logo || './icon.svg'} alt="" height={64} style={{ maxWidth: 200, objectFit: 'contain' }} />
+          <div className="mw-login-name">{brand?.name || m.appName}</div>
           <div className="mw-login-sub">{m.loginSubtitle}</div>
         </div>
         <FormField

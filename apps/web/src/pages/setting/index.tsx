@@ -29,6 +29,7 @@ const ROUTES = {
   filter: '/pages/modules/setting-filter/index',
   autoreply: '/pages/modules/setting-autoreply/index',
   collect: '/pages/modules/setting-pop/index',
+  adminConsole: '/pages/admin/index/index',
 } as const;
 
 /** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
@@ -88,6 +89,7 @@ export default function SettingPage() {
         {row('autoreply', m.stAutoReply)}
         {row('collect', m.stCollect)}
       </List>
+      {settings?.role === 'admin' && <List className="mw-gap" data-group="admin">{row('adminConsole', m.stAdminConsole)}</List>}
       <List className="mw-gap">
         {row('version', m.stVersion, APP_VERSION)}
         {row('about', m.about)}
