@@ -118,7 +118,7 @@ async function parseOrFallback(raw: Buffer | Readable, fallbackFrom: string, siz
       new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('parse timed out')), PARSE_TIMEOUT_MS); }),
     ]);
     const text = (mail.text ?? '').slice(0, MAX_TEXT);
-    const sanitized = typeof mail.html === 'string' ? sanitizeMailHtml(mail.html) : { html: '', remoteImages: [] };
+    const sanitized = typeof mail.html === 'string' ? sanitizeMailHtml(mail.html, { keepStyles: true }) : { html: '', remoteImages: [] };
     const attachments: StoredAttachment[] = mail.attachments.map((a, index) => ({
       index,
       name: a.filename ?? (a.contentType === 'message/rfc822' ? `message-${index + 1}.eml` : `attachment-${index + 1}`),
