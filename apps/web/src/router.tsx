@@ -71,6 +71,9 @@ const SettingFilterEditPage = lazy(() => rulesArea().then((m) => ({ default: m.S
 const SettingAutoReplyPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingAutoReplyPage })));
 const SettingPopPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingPopPage })));
 const SettingPopEditPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingPopEditPage })));
+// Reading and writing mail (issue 14): the undo-send setting.
+const readWriteArea = () => import('./pages/read-write-area');
+const SettingUndoSendPage = lazy(() => readWriteArea().then((m) => ({ default: m.SettingUndoSendPage })));
 // Network disk (issue 18): its two pages load as one chunk.
 const diskArea = () => import('./pages/modules/disk/area');
 const DiskPage = lazy(() => diskArea().then((m) => ({ default: m.DiskPage })));
@@ -159,5 +162,6 @@ export const router = createHashRouter([
   { path: '/pages/modules/disk/share', element: lazyPage(DiskSharePage, false) },
   { path: '/pages/modules/notes/index', element: lazyPage(NotesPage) },
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
+  { path: '/pages/modules/setting-undo-send/index', element: lazyPage(SettingUndoSendPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

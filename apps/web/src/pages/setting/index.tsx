@@ -29,6 +29,7 @@ const ROUTES = {
   filter: '/pages/modules/setting-filter/index',
   autoreply: '/pages/modules/setting-autoreply/index',
   collect: '/pages/modules/setting-pop/index',
+  undoSend: '/pages/modules/setting-undo-send/index',
 } as const;
 
 /** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
@@ -87,6 +88,7 @@ export default function SettingPage() {
         {row('filter', m.stFilterRules)}
         {row('autoreply', m.stAutoReply)}
         {row('collect', m.stCollect)}
+        {row('undoSend', m.stUndoSend)}
       </List>
       <List className="mw-gap">
         {row('version', m.stVersion, APP_VERSION)}
