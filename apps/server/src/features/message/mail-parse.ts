@@ -58,7 +58,8 @@ function snippetOf(text: string): string {
 
 /** Readable text of sanitised HTML, for the snippet of a mail that has no text part. */
 function htmlToPlain(html: string): string {
-  return html.replace(/<(br|p|div|li|tr|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '')
+  // The mail's kept style sheet (issue 14) is not text.
+  return html.replace(/<style\b[^>]*>[\s\S]*?<\/style>/gi, ' ').replace(/<(br|p|div|li|tr|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '')
     .replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 }
 
