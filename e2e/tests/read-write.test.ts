@@ -87,6 +87,12 @@ it('a 640 px newsletter is fully visible without panning, with its own CSS, and 
   await page.frameLocator('iframe.mw-mail-frame').locator('.hero').dblclick();
   await expect.poll(() => frame.evaluate(() => document.querySelector<HTMLElement>('.mw-mail')!.style.transform)).toMatch(/scale\(0\.\d+\)/);
   await screenshot(page, 'read-write-en-newsletter');
+
+  // Dark mode: the mail is rendered inverted (its images back to their own colours), readable on dark.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await frame.evaluate(() => getComputedStyle(document.querySelector('.mw-mail')!).filter)).toContain('invert');
+  await screenshot(page, 'read-write-en-newsletter-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 });
 
 it('replies from the bottom bar: a Reply page with the cursor in the body above the quote', async () => {
