@@ -122,6 +122,8 @@ export class MailZoom {
   };
 
   private onDoubleClick = (event: MouseEvent) => {
+    // A double click also selects the word under it; the zoom is what was meant.
+    this.doc.getSelection()?.removeAllRanges();
     this.apply(doubleTapScale(this.scale, this.fit), { x: event.clientX, y: event.clientY });
   };
 }
