@@ -21,7 +21,20 @@ describe('mail actions and folders', () => {
 
   const folderList = (mid: string) => api<{ list: Summary[] }>('/mail/list', { token, query: { mid, page: '1', size: '50' } }).then((r) => r.list);
   const find = async (mid: string, subject: string) => (await folderList(mid)).find((m) => m.subject === subject);
-  const button = (name: string) => page.locator('.mw-actions button', { hasText: name });
+  // Issue 14: the bottom bar leads with Reply, Reply all and Forward; these are in its "more" sheet.
+  const sheetItem = (name: string) => page.locator('.adm-action-sheet-button-item', { hasText: name });
+  const button = (name: string) => ({
+    click: async () => {
+      await page.locator('[data-action=more]').click();
+      await sheetItem(name).click();
+    },
+    waitFor: async () => {
+      await page.locator('[data-action=more]').click();
+      await sheetItem(name).waitFor();
+      await page.locator('.adm-action-sheet-cancel .adm-action-sheet-button-item').click();
+      await sheetItem(name).waitFor({ state: 'detached' });
+    },
+  });
 
   beforeAll(async () => {
     browser = await launch();

@@ -76,6 +76,8 @@ describe('compose and send', () => {
     ({ page: alice } = await phone(browser));
     ({ page: bob } = await phone(browser));
     [aliceToken, bobToken] = await Promise.all([apiToken('alice@demo.test'), apiToken('bob@demo.test')]);
+    // These flows are the no-undo case (a 0 s window): the result pages of the spec (issue 14).
+    await Promise.all([aliceToken, bobToken].map((token) => api('/setting/undo-send', { token, form: { seconds: '0' } })));
     await login(alice, 'alice@demo.test');
     await login(bob, 'bob@demo.test');
   });

@@ -59,6 +59,8 @@ describe('network disk', () => {
 
   it('sends a disk file as a large attachment; the recipient downloads it through the link without a session', async () => {
     const { page } = suite;
+    // Ends on the spec's write-result page: the no-undo case (issue 14).
+    await api('/setting/undo-send', { token: await apiToken('alice@demo.test'), form: { seconds: '0' } });
     await page.goto(`${BASE_URL}/#/pages/write/index`);
     await page.locator('#mw-addr-to').fill('bob@demo.test,');
     await page.locator('.mw-chip[data-address="bob@demo.test"]').waitFor();

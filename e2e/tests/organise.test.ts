@@ -128,6 +128,8 @@ describe('organise and find', () => {
     await page.goto(`${BASE_URL}/#/pages/list/index?mid=${l3}`);
     await row(moveA).click();
     await page.locator('.mw-read-subject', { hasText: moveA }).waitFor();
+    // Issue 14: the read page's secondary actions are in its "more" sheet.
+    await page.locator('[data-action=more]').click();
     await page.locator('[data-action=mark-as]').click();
     await page.waitForURL(/#\/pages\/modules\/tag-list\/index\?ids=/);
 
@@ -190,6 +192,8 @@ describe('organise and find', () => {
     await page.locator('[data-note=add]').waitFor();
     expect(await note()).toBe('');
 
+    // Issue 14: the read page's secondary actions are in its "more" sheet.
+    await page.locator('[data-action=more]').click();
     await page.locator('[data-action=archive]').click();
     await toast('Moved to Mail history');
     await expect.poll(async () => (await find('6', moveB)) !== undefined).toBe(true);

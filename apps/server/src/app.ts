@@ -34,6 +34,7 @@ import { diskRoutes } from './features/disk/disk.routes.js';
 import { diskTusRoutes } from './features/disk/disk-tus.routes.js';
 import { shareRoutes } from './features/disk/share.routes.js';
 import { noteRoutes } from './features/note/note.routes.js';
+import { undoSendRoutes } from './features/undo-send/undo-send.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -120,6 +121,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   domainCheckRoutes(app, services.domainChecks);
   welcomeRoutes(app, services.welcome);
   brandingRoutes(app, services.branding);
+  undoSendRoutes(app, services.compose, services.db);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -71,6 +71,9 @@ const SettingFilterEditPage = lazy(() => rulesArea().then((m) => ({ default: m.S
 const SettingAutoReplyPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingAutoReplyPage })));
 const SettingPopPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingPopPage })));
 const SettingPopEditPage = lazy(() => rulesArea().then((m) => ({ default: m.SettingPopEditPage })));
+// Reading and writing mail (issue 14): the undo-send setting.
+const readWriteArea = () => import('./pages/read-write-area');
+const SettingUndoSendPage = lazy(() => readWriteArea().then((m) => ({ default: m.SettingUndoSendPage })));
 // Network disk (issue 18): its two pages load as one chunk.
 const diskArea = () => import('./pages/modules/disk/area');
 const DiskPage = lazy(() => diskArea().then((m) => ({ default: m.DiskPage })));
@@ -169,5 +172,6 @@ export const router = createHashRouter([
   { path: '/pages/admin/domains/index', element: lazyPage(AdminDomainsPage) },
   { path: '/pages/admin/welcome/index', element: lazyPage(AdminWelcomePage) },
   { path: '/pages/admin/login-page/index', element: lazyPage(AdminLoginPagePage) },
+  { path: '/pages/modules/setting-undo-send/index', element: lazyPage(SettingUndoSendPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

@@ -36,8 +36,11 @@ export class ApiError extends Error {
   readonly retryAfter?: number;
   /** The refusal's stable reason code (API.md), for pages that say it in the user's language. */
   readonly reason?: string;
-  constructor(code: number, message: string, fields: Record<string, string> = {}, retryAfter?: number, reason?: string) {
+  /** The whole refusal envelope, for pages that need more than a field's text (write/send's `refused`). */
+  readonly details?: Readonly<Record<string, unknown>>;
+  constructor(code: number, message: string, fields: Record<string, string> = {}, retryAfter?: number, reason?: string, details?: Record<string, unknown>) {
     super(message);
+    this.details = details;
     this.name = 'ApiError';
     this.code = code;
     this.fields = fields;
@@ -191,7 +194,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (!quiet) toast(text || m.requestFailed);
   const retryAfter = Number(envelope.retryAfter) || undefined;
   const reason = typeof envelope.reason === 'string' ? envelope.reason : undefined;
-  throw new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors), retryAfter, reason);
+  throw new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors), retryAfter, reason, envelope as Record<string, unknown>);
 }
 
 export interface UploadOptions {

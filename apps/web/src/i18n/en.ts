@@ -275,6 +275,7 @@ export const en = {
   // Settings tab: the "Mail rules" group (issue 16)
   stMailRules: 'Mail rules',
   stCollect: 'Other mailboxes',
+  stUndoSend: 'Undo send',
   stSignature: 'Signatures',
   stTemplate: 'Templates',
   stAdminTemplate: 'Company templates',

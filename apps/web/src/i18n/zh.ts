@@ -252,6 +252,7 @@ export const zh: Messages = {
   goHome: '返回收件箱',
   stMailRules: '邮件规则',
   stCollect: '收取外部邮箱',
+  stUndoSend: '撤销发送',
   stSignature: '签名',
   stTemplate: '模板',
   stAdminTemplate: '企业模板',

@@ -300,13 +300,13 @@ export const compose = {
    * Sends the mail, after any draft save in flight (so the draft it replaces
    * is the latest). The mail is then done: no more autosave.
    */
-  async send(): Promise<SendResult> {
+  async send(via: (form: ComposeForm) => Promise<SendResult> = api.send): Promise<SendResult> {
     // 'sending' stops autosave, which would otherwise race the send for the draft.
     composeStore.set({ phase: 'sending' });
     const gen = generation;
     try {
       await saving;
-      const result = await api.send(composeForm());
+      const result = await via(composeForm());
       if (gen === generation) composeStore.set({ phase: 'sent', savedRevision: get().revision });
       return result;
     } catch (error) {

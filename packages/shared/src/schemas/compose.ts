@@ -86,7 +86,11 @@ const composeFields = {
 export const DraftInput = z.object({ ...composeFields, to: DraftAddressList, cc: DraftAddressList, bcc: DraftAddressList });
 export type DraftInput = z.infer<typeof DraftInput>;
 
-export const SendInput = z.object(composeFields).superRefine((v, ctx) => {
+export const SendInput = z.object({
+  ...composeFields,
+  /** Hold the mail for the sender's undo window (setting/undo-send) before anything leaves; write/undo takes it back. */
+  undo: flag.default(false),
+}).superRefine((v, ctx) => {
   if (v.to.length + v.cc.length + v.bcc.length === 0) ctx.addIssue({ code: 'custom', path: ['to'], message: ComposeMessages.noRecipient });
   if (v.subject.trim() === '') ctx.addIssue({ code: 'custom', path: ['subject'], message: ComposeMessages.emptySubject });
 });
@@ -100,6 +104,8 @@ export const SendResult = z.object({
   /** Unix seconds of a timed send, or null when it went out now. */
   sendAt: z.number().int().nullable(),
   status: z.enum(['sending', 'sent', 'audit_waiting']),
+  /** Unix milliseconds until which write/undo can take the mail back, or null when it was not held. */
+  undoUntil: z.number().int().nullable().default(null),
 });
 export type SendResult = z.infer<typeof SendResult>;
 

@@ -16,3 +16,4 @@ export * from './disk.js';
 export * from './note.js';
 export * from './calendar.js';
 export * from './admin-domains.js';
+export * from './undo-send.js';

@@ -39,8 +39,8 @@ export async function insertDispatch(db: Db, v: { messageId: number; userId: num
 }
 
 /** Due timed sends, locked for this node only (SKIP LOCKED: other nodes take the rest). */
-export async function lockDueDispatches(db: Db, limit: number) {
-  return db.selectFrom('dispatches').select(['message_id', 'user_id']).where('state', '=', 'scheduled').where('send_at', '<=', new Date())
+export async function lockDueDispatches(db: Db, limit: number, now: Date) {
+  return db.selectFrom('dispatches').select(['message_id', 'user_id']).where('state', '=', 'scheduled').where('send_at', '<=', now)
     .orderBy('send_at').limit(limit).forUpdate().skipLocked().execute();
 }
 
@@ -120,7 +120,7 @@ export async function threadOf(db: Db, userId: number, subject: string, excludeI
 /** A sent copy with what dispatching it needs. */
 export async function sentCopy(db: Db, id: number) {
   return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
-    .select(['m.id', 'm.user_id', 'm.content_id', 'm.blob_hash', 'm.size', 'm.urgent', 'm.has_attach', 'm.bcc', 'm.delivery_state', 'm.folder_mid',
+    .select(['m.id', 'm.user_id', 'm.content_id', 'm.blob_hash', 'm.size', 'm.urgent', 'm.has_attach', 'm.bcc', 'm.delivery_state', 'm.folder_mid', 'm.send_at',
       'c.to_list', 'c.cc_list', 'c.subject'])
     .where('m.id', '=', id).executeTakeFirst();
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
-  ComposeMessages, SystemFolder, type Address, type ComposeData, type ComposeMode, type DraftInput, type RecallResult, type SendInput, type SendResult, type Suggestions,
+  Code, ComposeMessages, SystemFolder, type Address, type ComposeData, type ComposeMode, type DraftInput, type RecallResult, type SendInput, type SendResult, type Suggestions,
 } from '@mailwing/shared';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
@@ -9,7 +9,7 @@ import { deliverBounce } from '../../delivery/bounce.js';
 import { dkimSign } from '../../delivery/dkim.js';
 import { headerBlock } from '../../delivery/dsn.js';
 import * as outbox from '../../delivery/outbox.repository.js';
-import { invalid, notFound } from '../../errors.js';
+import { AppError, invalid, notFound } from '../../errors.js';
 import { resolveMany } from '../account/account.repository.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { composeMime } from '../message/compose-mime.js';
@@ -23,6 +23,7 @@ import type { AuditPolicy } from './audit-policy.js';
 import { prepareOutgoingHtml, htmlToText } from './compose-html.js';
 import * as repo from './compose.repository.js';
 import { quoteFor } from './quote.js';
+import { undoSeconds } from '../undo-send/undo-send.repository.js';
 import type { Part, UploadService } from './upload.service.js';
 
 const SENT = Number(SystemFolder.Sent);
@@ -43,6 +44,8 @@ export interface ComposeDeps {
   maxTotalBytes: number;
   /** Called after commit when outside recipients were queued, so the delivery worker need not wait for its next poll. */
   onQueued: () => void;
+  /** The clock timed sends and the undo window are measured by (tests move it instead of sleeping). */
+  now?: () => Date;
 }
 
 interface Built { raw: Buffer; content: ParsedContent; sender: repo.SenderProfile }
@@ -50,6 +53,10 @@ interface Built { raw: Buffer; content: ParsedContent; sender: repo.SenderProfil
 /** Drafts, sending (now, timed, or held for audit), dispatch to local mailboxes and the queue, and recall. */
 export class ComposeService {
   constructor(private readonly d: ComposeDeps) {}
+
+  private now(): Date {
+    return this.d.now?.() ?? new Date();
+  }
 
   async saveDraft(me: AuthContext, input: DraftInput): Promise<{ id: string }> {
     const built = await this.build(me, input, true);
@@ -72,25 +79,31 @@ export class ComposeService {
   }
 
   async send(me: AuthContext, input: SendInput): Promise<SendResult> {
+    const now = this.now().getTime();
     let sendAt: Date | null = null;
     if (input.sendAt !== undefined) {
       const at = input.sendAt * 1000;
-      if (at < Date.now() - PAST_SLACK_MS) throw invalid('sendAt', ComposeMessages.sendAtPast);
-      if (at > Date.now()) sendAt = new Date(at);
+      if (at < now - PAST_SLACK_MS) throw invalid('sendAt', ComposeMessages.sendAtPast);
+      if (at > now) sendAt = new Date(at);
     }
     const recipients = dedupe([...input.to, ...input.cc, ...input.bcc]);
     const plan = await this.plan(this.d.db, recipients);
     // At send time an unknown mailbox on one of our own domains is a typo the writer can fix now.
-    if (plan.unknown.length > 0) throw invalid('to', `${plan.unknown[0]}: no such mailbox`);
+    if (plan.unknown.length > 0) throw refusedRecipients(input, plan.unknown);
+    // Undo send (issue 14): the mail waits as a timed send with no time of its own (send_at
+    // stays null on the sent copy), so nothing, local or remote, leaves before the window ends.
+    const undoMs = !sendAt && input.undo ? (await undoSeconds(this.d.db, me.userId)) * 1000 : 0;
+    const undoUntil = undoMs > 0 ? new Date(now + undoMs) : null;
     const built = await this.build(me, input, false);
-    const hold = !sendAt && (await this.review(built.sender, recipients, input.subject)) === 'hold';
-    const status: SendResult['status'] = hold ? 'audit_waiting' : sendAt || plan.external.length > 0 ? 'sending' : 'sent';
-    const deliverNow = !sendAt && !hold;
+    const hold = !sendAt && !undoUntil && (await this.review(built.sender, recipients, input.subject)) === 'hold';
+    const status: SendResult['status'] = hold ? 'audit_waiting' : sendAt || undoUntil || plan.external.length > 0 ? 'sending' : 'sent';
+    const deliverNow = !sendAt && !undoUntil && !hold;
     let delivered: NewMail[] = [];
     const ruled = deliverNow ? await this.ruleLocal(this.d.db, built.content, built.raw, built.sender.email, plan) : undefined;
     const id = await this.persist(built, deliverNow ? (ruled?.recipients.length ?? plan.local.size) : 0, async (trx, stored) => {
       const [sentId] = await messages.insertMessages(trx, [stored.row(SENT, input.bcc, status, sendAt)]);
       if (sendAt) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'scheduled', sendAt });
+      else if (undoUntil) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'scheduled', sendAt: undoUntil });
       else if (hold) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'held', sendAt: new Date() });
       else delivered = await this.deliverNow(trx, { ...stored.sent, id: sentId! }, built.sender, plan, false, ruled);
       if (input.replyTo) await repo.setFlag(trx, me.userId, Number(input.replyTo), 'answered');
@@ -100,12 +113,30 @@ export class ComposeService {
     }).finally(() => ruled?.release());
     this.d.ingest.announce(delivered);
     await this.afterRules(ruled, plan, built.raw, built.sender);
-    if (status === 'sending' && !sendAt) this.d.onQueued();
-    return { id: String(id), sendAt: sendAt ? unix(sendAt) : null, status };
+    if (status === 'sending' && deliverNow) this.d.onQueued();
+    return { id: String(id), sendAt: sendAt ? unix(sendAt) : null, status, undoUntil: undoUntil ? undoUntil.getTime() : null };
+  }
+
+  /**
+   * Undo inside the window: the held mail goes back to Drafts under the same id, nothing
+   * having left. Once dispatched (the window is over) it is too late, with its own reason.
+   */
+  async undo(me: AuthContext, mid: string): Promise<{ id: string }> {
+    await this.d.db.transaction().execute(async (trx) => {
+      const job = await repo.lockDispatch(trx, Number(mid), me.userId);
+      const sent = job ? await repo.sentCopy(trx, job.message_id) : undefined;
+      // A timed send (its own send_at) is cancelled with cancel-timed, not undone.
+      if (!job || job.state !== 'scheduled' || !sent || sent.send_at !== null) {
+        throw invalid('mid', 'The mail has already been sent', 'send.undo_too_late');
+      }
+      await repo.deleteDispatch(trx, job.message_id);
+      await repo.moveToDrafts(trx, job.message_id);
+    });
+    return { id: mid };
   }
 
   /** Sends whose time has come, on whichever node locks them first. Returns how many were handled. */
-  async dispatchDue(): Promise<number> {
+  async dispatchDue(at: Date = this.now()): Promise<number> {
     const bounced: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] }[] = [];
     let queued = false;
     let delivered: NewMail[] = [];
@@ -113,7 +144,7 @@ export class ComposeService {
     const n = await this.d.db.transaction().execute(async (trx) => {
       delivered = [];
       ruledAll = [];
-      const due = await repo.lockDueDispatches(trx, 20);
+      const due = await repo.lockDueDispatches(trx, 20, at);
       for (const job of due) {
         const sent = await repo.sentCopy(trx, job.message_id);
         if (!sent) continue;
@@ -431,6 +462,24 @@ type SentInfo = Pick<repo.SentCopy, 'id' | 'content_id' | 'blob_hash' | 'size' |
 interface Plan { local: Map<number, number>; usersOf: Map<string, number[]>; external: string[]; unknown: string[] }
 
 type RowMaker = (folder: number, bcc: Address[], state: string | null, sendAt: Date | null) => NewMessage;
+
+/**
+ * The refusal for addresses of our own domains with no mailbox: every one named, by the
+ * field it was typed in, so the client marks each red and words it itself (reason code).
+ */
+function refusedRecipients(input: SendInput, unknown: string[]): AppError {
+  const fieldOf = (address: string) => (['to', 'cc', 'bcc'] as const).find((f) => input[f].some((a) => a.address === address)) ?? 'to';
+  const detail: Record<string, string> = {};
+  const reasons: Record<string, string> = {};
+  for (const address of unknown) {
+    const field = fieldOf(address);
+    detail[field] ??= `${address}: no such mailbox`;
+    reasons[field] = 'send.no_such_mailbox';
+  }
+  return new AppError(Code.Invalid, detail, {
+    reason: 'send.no_such_mailbox', reasons, refused: unknown.map((address) => ({ address, field: fieldOf(address), reason: 'send.no_such_mailbox' })),
+  });
+}
 
 function dedupe(list: Address[]): Address[] {
   const seen = new Set<string>();

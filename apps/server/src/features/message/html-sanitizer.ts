@@ -1,9 +1,11 @@
 import sanitizeHtml from 'sanitize-html';
+import { MAIL_SCOPE, sanitizeMailCss, styleSheetsOf } from './mail-css.js';
 
 // Server-side sanitising of mail HTML (DESIGN.md security rules). The result is
 // also shown in a sandboxed, script-less iframe; this is the first of two walls.
 
-const SAFE_CSS_VALUE = /^(?!.*(?:url\s*\(|expression\s*\(|javascript:|vbscript:|@import|behavior\s*:|-moz-binding|image-set\s*\()).*$/i;
+// A backslash is refused too: a CSS escape spells url( as \\75 rl( past any pattern.
+const SAFE_CSS_VALUE = /^(?!.*(?:url\s*\(|expression\s*\(|javascript:|vbscript:|@import|behavior\s*:|-moz-binding|image-set\s*\(|\\)).*$/i;
 const STYLE_PROPS = [
   'color', 'background-color', 'font', 'font-family', 'font-size', 'font-style', 'font-weight', 'line-height',
   'text-align', 'text-decoration', 'text-indent', 'text-transform', 'vertical-align', 'white-space', 'word-break',
@@ -12,8 +14,16 @@ const STYLE_PROPS = [
   'border', 'border-top', 'border-right', 'border-bottom', 'border-left', 'border-color', 'border-style', 'border-width',
   'border-radius', 'border-collapse', 'border-spacing', 'width', 'max-width', 'min-width', 'height', 'max-height',
   'display', 'float', 'clear', 'list-style-type', 'table-layout', 'direction', 'overflow',
+  // Issue 14: what newsletters lay themselves out with. Backgrounds without url() (refused above).
+  'background', 'min-height', 'box-sizing', 'opacity', 'visibility', 'text-shadow', 'box-shadow', 'border-top-left-radius',
+  'border-top-right-radius', 'border-bottom-left-radius', 'border-bottom-right-radius', 'overflow-x', 'overflow-y', 'mso-hide',
+  'top', 'right', 'bottom', 'left', 'z-index',
 ];
-const allowedStyles = Object.fromEntries(STYLE_PROPS.map((p) => [p, [SAFE_CSS_VALUE]]));
+const allowedStyles: Record<string, RegExp[]> = {
+  ...Object.fromEntries(STYLE_PROPS.map((p) => [p, [SAFE_CSS_VALUE]])),
+  // Fixed and sticky boxes would lie over the reading view wherever it scrolls (mail-css.ts).
+  position: [/^(?:static|relative|absolute)$/i],
+};
 
 const DATA_IMAGE = /^data:image\/(?:png|jpe?g|gif|webp);base64,[a-z0-9+/=\s]+$/i;
 
@@ -23,7 +33,16 @@ export interface SanitizedHtml {
   remoteImages: string[];
 }
 
-export function sanitizeMailHtml(input: string): SanitizedHtml {
+export interface SanitizeOptions {
+  /**
+   * Keep the mail's <style> sheets, cleaned and scoped to the reading view's wrapper
+   * (mail-css.ts). Only for received mail shown in its frame; editors and signatures
+   * never take a sheet.
+   */
+  keepStyles?: boolean;
+}
+
+export function sanitizeMailHtml(input: string, opts: SanitizeOptions = {}): SanitizedHtml {
   const remoteImages: string[] = [];
   const html = sanitizeHtml(input, {
     allowedTags: [
@@ -65,7 +84,8 @@ export function sanitizeMailHtml(input: string): SanitizedHtml {
       },
     },
   });
-  return { html, remoteImages: [...new Set(remoteImages)] };
+  const sheet = opts.keepStyles ? styleSheetsOf(input).map(sanitizeMailCss).filter(Boolean).join('\n') : '';
+  return { html: sheet ? `<style data-mw-scope="${MAIL_SCOPE}">${sheet}</style>${html}` : html, remoteImages: [...new Set(remoteImages)] };
 }
 
 /**

@@ -58,7 +58,8 @@ function snippetOf(text: string): string {
 
 /** Readable text of sanitised HTML, for the snippet of a mail that has no text part. */
 function htmlToPlain(html: string): string {
-  return html.replace(/<(br|p|div|li|tr|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '')
+  // The mail's kept style sheet (issue 14) is not text.
+  return html.replace(/<style\b[^>]*>[\s\S]*?<\/style>/gi, ' ').replace(/<(br|p|div|li|tr|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]+>/g, '')
     .replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 }
 
@@ -118,7 +119,7 @@ async function parseOrFallback(raw: Buffer | Readable, fallbackFrom: string, siz
       new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('parse timed out')), PARSE_TIMEOUT_MS); }),
     ]);
     const text = (mail.text ?? '').slice(0, MAX_TEXT);
-    const sanitized = typeof mail.html === 'string' ? sanitizeMailHtml(mail.html) : { html: '', remoteImages: [] };
+    const sanitized = typeof mail.html === 'string' ? sanitizeMailHtml(mail.html, { keepStyles: true }) : { html: '', remoteImages: [] };
     const attachments: StoredAttachment[] = mail.attachments.map((a, index) => ({
       index,
       name: a.filename ?? (a.contentType === 'message/rfc822' ? `message-${index + 1}.eml` : `attachment-${index + 1}`),

@@ -1,8 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Dialog, SpinLoading, Toast } from 'antd-mobile';
-import {
-  DeleteOutline, DownOutline, ExclamationShieldOutline, FolderOutline, MailOutline, StarFill, StarOutline, TagOutline, UpOutline,
-} from 'antd-mobile-icons';
+import { DownOutline, StarFill, UpOutline } from 'antd-mobile-icons';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { formatMailTime, SystemFolder, type Address, type Mail } from '@mailwing/shared';
 import { api, refreshMbox } from '../../api/endpoints';
@@ -14,12 +12,13 @@ import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
 import { TAG_LIST_ROUTE, type MailPickState } from '../../ui/folder-mail-view';
 import { TagChips } from '../../ui/tag-chips';
-import { ArchiveIcon } from '../../ui/icons';
 import { WRITE_ROUTE } from '../../ui/compose-button';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 import type { ChooseDirState } from '../modules/choose-dir';
 import { AttachmentList } from './attachment-list';
-import { DeliveryList, ReplyBar, ScheduledBar, ThreadList } from './mail-extras';
+import { DeliveryList, ScheduledBar, ThreadList } from './mail-extras';
+import { ReadActions, type MoreAction } from './read-actions';
+import { useReadWriteT } from '../../i18n/read-write';
 import { MailBody } from './mail-body';
 import { MailNote } from './mail-note';
 import { authSummary, SenderNotice } from './sender-notice';
@@ -31,6 +30,7 @@ function label(a: Address): string {
 /** Read mail (?mid=<mail id>): header, body, attachments and the mail actions. */
 export default function ReadMailPage() {
   const m = useOrganiseT();
+  const rw = useReadWriteT();
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
@@ -119,54 +119,38 @@ export default function ReadMailPage() {
     </span>
   );
 
+  const more = (current: Mail): MoreAction[] => [
+    {
+      key: 'star', text: current.star ? m.unstar : m.star,
+      onPress: () => void act(() => api.star([current.id], !current.star), current.star ? m.unstarredDone : m.starredDone, () => setMail({ ...current, star: !current.star })),
+    },
+    { key: 'unread', text: m.unreadShort, onPress: () => void act(() => api.markRead([current.id], false), m.markedUnread, leave) },
+    {
+      key: 'move', text: m.move,
+      onPress: () => {
+        const state: ChooseDirState = { backSteps: location.key === 'default' ? 0 : 2 };
+        navigate(`/pages/modules/choose-dir/index?ids=${encodeURIComponent(current.id)}&from=${encodeURIComponent(current.mid)}`, { state });
+      },
+    },
+    {
+      key: 'mark-as', text: m.markAs,
+      onPress: () => {
+        const state: MailPickState = { backSteps: 1, mailTags: [current.tags] };
+        navigate(`${TAG_LIST_ROUTE}?ids=${encodeURIComponent(current.id)}`, { state });
+      },
+    },
+    ...(current.mid !== SystemFolder.MailHistory ? [{ key: 'archive', text: m.archive, onPress: () => void act(() => organiseApi.archive([current.id]), m.archived, leave) }] : []),
+    ...(current.mid !== SystemFolder.Spam ? [{ key: 'junk', text: m.junkShort, onPress: () => void act(() => api.junk([current.id]), m.reportedJunk, leave) }] : []),
+    { key: 'delete', text: m.delete, danger: true, onPress: () => void onDelete(current) },
+  ];
+
   const footer = mail && (
-    <div className="mw-actions" role="toolbar">
-      <button type="button" onClick={() => void act(() => api.star([mail.id], !mail.star), mail.star ? m.unstarredDone : m.starredDone, () => setMail({ ...mail, star: !mail.star }))}>
-        {mail.star ? <StarFill className="mw-star" /> : <StarOutline />}
-        <span>{mail.star ? m.unstar : m.star}</span>
-      </button>
-      <button type="button" onClick={() => void act(() => api.markRead([mail.id], false), m.markedUnread, leave)}>
-        <MailOutline />
-        <span>{m.unreadShort}</span>
-      </button>
-      <button
-        type="button"
-        onClick={() => {
-          const state: ChooseDirState = { backSteps: location.key === 'default' ? 0 : 2 };
-          navigate(`/pages/modules/choose-dir/index?ids=${encodeURIComponent(mail.id)}&from=${encodeURIComponent(mail.mid)}`, { state });
-        }}
-      >
-        <FolderOutline />
-        <span>{m.move}</span>
-      </button>
-      <button
-        type="button"
-        data-action="mark-as"
-        onClick={() => {
-          const state: MailPickState = { backSteps: 1, mailTags: [mail.tags] };
-          navigate(`${TAG_LIST_ROUTE}?ids=${encodeURIComponent(mail.id)}`, { state });
-        }}
-      >
-        <TagOutline />
-        <span>{m.markAs}</span>
-      </button>
-      {mail.mid !== SystemFolder.MailHistory && (
-        <button type="button" data-action="archive" onClick={() => void act(() => organiseApi.archive([mail.id]), m.archived, leave)}>
-          <ArchiveIcon />
-          <span>{m.archive}</span>
-        </button>
-      )}
-      {mail.mid !== SystemFolder.Spam && (
-        <button type="button" onClick={() => void act(() => api.junk([mail.id]), m.reportedJunk, leave)}>
-          <ExclamationShieldOutline />
-          <span>{m.junkShort}</span>
-        </button>
-      )}
-      <button type="button" onClick={() => void onDelete(mail)}>
-        <DeleteOutline />
-        <span>{m.delete}</span>
-      </button>
-    </div>
+    <ReadActions
+      labels={{ reply: m.reply, replyAll: m.replyAll, forward: m.forward, more: rw.moreActions, cancel: m.cancel }}
+      canReply={mail.sendAt === null}
+      onCompose={(param) => composeFrom(param, mail.id)}
+      more={more(mail)}
+    />
   );
 
   const others = mail ? [...mail.to, ...mail.cc] : [];
@@ -226,7 +210,6 @@ export default function ReadMailPage() {
             {mail.html ? <MailBody html={mail.html} title={mail.subject || m.noSubject} /> : <div className="mw-read-text">{mail.text}</div>}
           </div>
           <AttachmentList attachments={mail.attachments} />
-          {mail.sendAt === null && <ReplyBar onCompose={(param) => composeFrom(param, mail.id)} />}
           <DeliveryList mail={mail} onRecalled={() => void load()} />
           <ThreadList mail={mail} onOpen={(other) => navigate(`/pages/read-mail/index?mid=${encodeURIComponent(other)}`)} />
         </article>

@@ -1,22 +1,10 @@
-import { Button, Dialog, List } from 'antd-mobile';
+import { Dialog, List } from 'antd-mobile';
 import { ClockCircleOutline } from 'antd-mobile-icons';
 import { formatMailTime, type Delivery, type Mail, type RecallResult } from '@mailwing/shared';
 import { api } from '../../api/endpoints';
 import { timeWords, useT } from '../../i18n';
 import { formatDateTime } from '../../ui/date-time';
 import { StatusLabel } from '../../ui/mail-status';
-
-/** Reply, reply all and forward, under the mail. */
-export function ReplyBar({ onCompose }: { onCompose: (param: 'reply' | 'replyAll' | 'forward') => void }) {
-  const m = useT();
-  return (
-    <div className="mw-reply-bar">
-      <Button size="small" fill="outline" onClick={() => onCompose('reply')}>{m.reply}</Button>
-      <Button size="small" fill="outline" onClick={() => onCompose('replyAll')}>{m.replyAll}</Button>
-      <Button size="small" fill="outline" onClick={() => onCompose('forward')}>{m.forward}</Button>
-    </div>
-  );
-}
 
 /** The other mails of the conversation, with this one in its place, oldest first. */
 export function ThreadList({ mail, onOpen }: { mail: Mail; onOpen: (id: string) => void }) {

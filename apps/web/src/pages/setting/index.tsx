@@ -30,6 +30,7 @@ const ROUTES = {
   autoreply: '/pages/modules/setting-autoreply/index',
   collect: '/pages/modules/setting-pop/index',
   adminConsole: '/pages/admin/index/index',
+  undoSend: '/pages/modules/setting-undo-send/index',
 } as const;
 
 /** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
@@ -88,6 +89,7 @@ export default function SettingPage() {
         {row('filter', m.stFilterRules)}
         {row('autoreply', m.stAutoReply)}
         {row('collect', m.stCollect)}
+        {row('undoSend', m.stUndoSend)}
       </List>
       {settings?.role === 'admin' && <List className="mw-gap" data-group="admin">{row('adminConsole', m.stAdminConsole)}</List>}
       <List className="mw-gap">

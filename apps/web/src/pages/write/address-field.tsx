@@ -12,6 +12,8 @@ interface Props {
   onAdd: (recipients: Recipient[]) => void;
   onRemove: (index: number) => void;
   error?: string;
+  /** Lower-case addresses the server refused at send (issue 14): shown red. */
+  refused?: ReadonlySet<string>;
   /** Shown at the end of the row (the To row's Cc/Bcc switch). */
   extra?: ReactNode;
 }
@@ -23,7 +25,7 @@ const MAX_SUGGESTIONS = 8;
  * leaving the field) makes a chip; invalid ones are red. Suggestions from past
  * correspondents and the directory appear after a pause (spec §9: 500 ms).
  */
-export function AddressField({ name, label, value, onAdd, onRemove, error, extra }: Props) {
+export function AddressField({ name, label, value, onAdd, onRemove, error, refused, extra }: Props) {
   const m = useT();
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
@@ -73,7 +75,7 @@ export function AddressField({ name, label, value, onAdd, onRemove, error, extra
           {value.map((r, i) => (
             <span
               key={`${r.address}-${i}`}
-              className={r.valid ? 'mw-chip' : 'mw-chip is-invalid'}
+              className={!r.valid ? 'mw-chip is-invalid' : refused?.has(r.address.toLowerCase()) ? 'mw-chip is-invalid is-refused' : 'mw-chip'}
               title={r.name ? `${r.name} <${r.address}>` : r.address}
               data-address={r.address}
             >

@@ -14,11 +14,15 @@ import { formatDateTime } from '../../ui/date-time';
 import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
 import { TAB_ROUTES } from '../../ui/tab-layout';
+import { WRITE_ROUTE } from '../../ui/compose-button';
 import { AddressField } from './address-field';
 import { AttachmentItems, problemText } from './attachment-items';
 import type { Editor } from '@tiptap/react';
 import { FromRow } from './from-row';
 import { insertTemplate, TemplateSheet, TemplateTool } from './template-sheet';
+import { refusedRecipients, undoSendApi } from '../../api/undo-send';
+import { useReadWriteT } from '../../i18n/read-write';
+import { showUndoToast } from './undo-toast';
 
 // The editor is most of this page's weight: it loads in its own chunk while
 // the header fields are already usable.
@@ -55,11 +59,14 @@ function firstPickableMinute(): Date {
 /** Compose (?draft=, ?reply=, ?replyAll=, ?forward= a mail id): write, save as draft, send. */
 export default function WritePage() {
   const m = useT();
+  const rw = useReadWriteT();
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
   const state = useCompose();
   const [errors, setErrors] = useState<Errors>({});
+  // Addresses write/send refused (issue 14): red in their field until changed.
+  const [refused, setRefused] = useState<ReadonlySet<string>>(new Set());
   const [showCopies, setShowCopies] = useState(false);
   const [picking, setPicking] = useState(false);
   // Taken when the picker opens, so its earliest time is not stale by then.
@@ -108,6 +115,13 @@ export default function WritePage() {
       });
     };
   }, []);
+
+  // A reply or forward opens with the cursor in the body, above the quote (issue 14): the
+  // quote starts with an empty paragraph for the answer, the signature below it.
+  const replyMode = state.entryKey === entryKey && state.source && state.source.mode !== 'edit';
+  useEffect(() => {
+    if (editor && !editor.isDestroyed && replyMode) editor.commands.focus('start');
+  }, [editor, replyMode]);
 
   const mine = state.entryKey === entryKey;
   const copiesShown = showCopies || state.cc.length > 0 || state.bcc.length > 0;
@@ -171,19 +185,41 @@ export default function WritePage() {
     }
     let result;
     try {
-      result = await compose.send();
+      result = await compose.send(undoSendApi.send);
     } catch (error) {
-      // The request layer has toasted the reason; a 422 also marks its fields.
+      // A 422 marks its fields; a refused recipient is red in its field, worded in the UI language.
       if (error instanceof ApiError) {
         const fields: Errors = {};
         for (const field of ['to', 'cc', 'bcc', 'subject', 'sendAt'] as const) {
           if (error.fields[field]) fields[field] = error.fields[field];
         }
+        const refusedList = refusedRecipients(error);
+        const worded = (r: (typeof refusedList)[number]) => rw.refusedRecipient(r.address, rw.sendReasons[r.reason] ?? rw.recipientRefused);
+        for (const field of ['to', 'cc', 'bcc'] as const) {
+          const inField = refusedList.filter((r) => r.field === field);
+          if (inField.length > 0) fields[field] = inField.map(worded).join('; ');
+        }
+        setRefused(new Set(refusedList.map((r) => r.address.toLowerCase())));
         setErrors(fields);
+        Toast.show({ content: refusedList.length > 0 ? worded(refusedList[0]!) : error.message });
       }
       return;
     }
     void refreshMbox();
+    if (result.undoUntil) {
+      // Issue 14: no result page; the mail waits on the server and a toast offers Undo.
+      showUndoToast({
+        id: result.id,
+        until: result.undoUntil,
+        onUndone: (draftId) => {
+          void refreshMbox();
+          navigate(`${WRITE_ROUTE}?draft=${encodeURIComponent(draftId)}`);
+        },
+      });
+      if (location.key === 'default') navigate(TAB_ROUTES.inbox, { replace: true });
+      else navigate(-1);
+      return;
+    }
     const target = current.replyTo ? '/pages/modules/reply-success/index' : '/pages/modules/write-result/index';
     navigate(result.sendAt ? `${target}?at=${result.sendAt}` : target, { replace: true });
   };
@@ -213,9 +249,11 @@ export default function WritePage() {
   };
   const maxDate = new Date(pickFrom.getFullYear() + DATE_PICKER_YEARS, pickFrom.getMonth(), pickFrom.getDate());
   const attachCount = state.attachments.length;
+  const mode = state.source?.mode;
+  const pageTitle = mode === 'reply' || mode === 'replyAll' ? rw.titleReply : mode === 'forward' ? rw.titleForward : m.titleWrite;
 
   return (
-    <Page title={m.titleWrite} back={TAB_ROUTES.inbox} right={sendButton} bodyClassName="mw-compose">
+    <Page title={pageTitle} back={TAB_ROUTES.inbox} right={sendButton} bodyClassName="mw-compose">
       {!mine || state.phase === 'loading' ? (
         <div className="mw-center"><SpinLoading color="primary" /></div>
       ) : state.phase === 'failed' ? (
@@ -228,6 +266,7 @@ export default function WritePage() {
             label={m.to}
             value={state.to}
             error={errors.to}
+            refused={refused}
             onAdd={(r) => {
               clearError('to');
               compose.addRecipients('to', r);
@@ -242,6 +281,7 @@ export default function WritePage() {
                 label={m.cc}
                 value={state.cc}
                 error={errors.cc}
+                refused={refused}
                 onAdd={(r) => {
                   clearError('cc');
                   compose.addRecipients('cc', r);
@@ -254,6 +294,7 @@ export default function WritePage() {
                 label={m.bcc}
                 value={state.bcc}
                 error={errors.bcc}
+                refused={refused}
                 onAdd={(r) => {
                   clearError('bcc');
                   compose.addRecipients('bcc', r);

@@ -1,0 +1,22 @@
+import type { enReadWrite } from './en-read-write';
+
+// 第 14 号问题新增的读信、写信文字（底栏、回复标题、撤销发送、被拒收件人）。
+export const zhReadWrite: typeof enReadWrite = {
+  moreActions: '更多',
+  titleReply: '回复',
+  titleForward: '转发',
+  sendingMail: '正在发送…',
+  undo: '撤销',
+  sendUndone: '已撤销发送，邮件已回到草稿箱',
+  undoTooLate: '来不及撤销了：邮件已发出',
+  mailSent: '已发送',
+  undoSendSetting: '撤销发送',
+  undoSendOff: '关闭',
+  undoSendSeconds: (n: number) => `${n} 秒`,
+  undoSendHint: '按下发送后可以撤回邮件的时长。在此之前，邮件不会离开服务器。',
+  sendReasons: {
+    'send.no_such_mailbox': '该邮箱不存在',
+  },
+  refusedRecipient: (address: string, why: string) => `${address}：${why}`,
+  recipientRefused: '有收件人被拒绝',
+};
