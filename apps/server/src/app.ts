@@ -31,6 +31,9 @@ import { diskRoutes } from './features/disk/disk.routes.js';
 import { diskTusRoutes } from './features/disk/disk-tus.routes.js';
 import { shareRoutes } from './features/disk/share.routes.js';
 import { noteRoutes } from './features/note/note.routes.js';
+import { westAccountRoutes } from './features/west-account/west-account.routes.js';
+import { installWestGuard } from './features/west-account/west-guard.js';
+import { westPayRoutes } from './features/west-pay/west-pay.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -98,6 +101,9 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   await diskTusRoutes(app, services.diskUploads);
   noteRoutes(app, services.notes);
   calendarRoutes(app, services.calendar, services.calendarIcs);
+  installWestGuard(app, services.westAccounts);
+  westAccountRoutes(app, services.westAccounts, services.westCaptcha);
+  await westPayRoutes(app, services.westPay);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.
