@@ -48,6 +48,7 @@ import { NoteService } from './features/note/note.service.js';
 import { CalendarService } from './features/calendar/calendar.service.js';
 import { ReminderService } from './features/calendar/reminder.service.js';
 import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
+import { CompanyLifeService } from './features/company-life/company-life.service.js';
 
 export interface Services {
   config: Config;
@@ -105,6 +106,8 @@ export interface Services {
   /** Calendar reminders by mail and Web Push; run by the runtime when WORKERS is on. */
   reminders: ReminderService;
   calendarIcs: CalendarIcsService;
+  /** Issue 19: provisioning, expiry, exports and cancellation of sold companies; its runner starts with the workers. */
+  companyLife: CompanyLifeService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -176,5 +179,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     signatures: new SignatureService({ db }),
     templates: new TemplateService({ db }),
     notes: new NoteService({ db }),
+    companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen }),
   };
 }
