@@ -4,6 +4,7 @@ import type { Db, DbHandle } from '../../db/connect.js';
 import type { SystemMailer } from '../../delivery/system-mailer.js';
 import { QueueRunner } from '../../delivery/queue-runner.js';
 import { CompanyJobRunner, LIFE_POLL_MS } from './company-life.worker.js';
+import { runExpiry } from './expiry.service.js';
 import { JOBS_CHANNEL } from './job.repository.js';
 import { runProvision, type ProvisionStep } from './provision.service.js';
 
@@ -36,9 +37,9 @@ export class CompanyLifeService {
     this.runner = new QueueRunner(() => this.tick(), LIFE_POLL_MS, d.log);
   }
 
-  /** One round: due jobs. Returns how much was done (the runner loops while > 0). */
+  /** One round: due jobs, then statuses and reminders by the clock. Returns how much was done (the runner loops while > 0). */
   async tick(): Promise<number> {
-    return this.jobs.runDue();
+    return (await this.jobs.runDue()) + (await runExpiry({ db: this.d.db, mailer: this.d.mailer, now: this.now, log: this.d.log }));
   }
 
   async start(): Promise<void> {
