@@ -34,6 +34,7 @@ import { noteRoutes } from './features/note/note.routes.js';
 import { westAccountRoutes } from './features/west-account/west-account.routes.js';
 import { installWestGuard } from './features/west-account/west-guard.js';
 import { westPayRoutes } from './features/west-pay/west-pay.routes.js';
+import { westShopRoutes } from './features/west-shop/west-shop.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -104,6 +105,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   installWestGuard(app, services.westAccounts);
   westAccountRoutes(app, services.westAccounts, services.westCaptcha);
   await westPayRoutes(app, services.westPay);
+  westShopRoutes(app, services.westShop);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -86,6 +86,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.collectRunner.start();
     reminders.start();
     services.westReconciler.start();
+    await services.companyLife.start();
   }
 
   return {
@@ -97,6 +98,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.collectRunner.stop();
       await reminders.stop();
       await services.westReconciler.stop();
+      await services.companyLife.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

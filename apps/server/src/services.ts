@@ -52,6 +52,8 @@ import { WestAccountService } from './features/west-account/west-account.service
 import { WestCaptchaService } from './features/west-account/west-captcha.js';
 import { WestPayService } from './features/west-pay/west-pay.service.js';
 import { westProviders } from './features/west-pay/providers.js';
+import { WestShopService } from './features/west-shop/west-shop.service.js';
+import { CompanyLifeService } from './features/company-life/company-life.service.js';
 
 export interface Services {
   config: Config;
@@ -116,6 +118,9 @@ export interface Services {
   westPay: WestPayService;
   /** Asks providers about top-ups pending past 15 minutes; run by the runtime when WORKERS is on. */
   westReconciler: QueueRunner;
+  westShop: WestShopService;
+  /** Issue 19: provisioning, expiry, exports and cancellation of sold companies; its runner starts with the workers. */
+  companyLife: CompanyLifeService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -168,7 +173,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const westPay = new WestPayService({ db, providers: westProviders(config), now: westNow, log });
   const westReconciler = new QueueRunner(() => westPay.reconcileDue(), 60_000, log);
   return {
-    westClock, westCaptcha, westAccounts, westPay, westReconciler,
+    westClock, westCaptcha, westAccounts, westPay, westReconciler, westShop: new WestShopService({ db, now: westNow }),
     collect, collectRunner,
     quota, disk, diskUploads, shares: new ShareService(db, disk),
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
@@ -194,5 +199,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     signatures: new SignatureService({ db }),
     templates: new TemplateService({ db }),
     notes: new NoteService({ db }),
+    companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen }),
   };
 }

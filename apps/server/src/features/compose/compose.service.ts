@@ -23,6 +23,7 @@ import type { AuditPolicy } from './audit-policy.js';
 import { prepareOutgoingHtml, htmlToText } from './compose-html.js';
 import * as repo from './compose.repository.js';
 import { quoteFor } from './quote.js';
+import { assertCanSend } from '../company-life/expiry.service.js';
 import type { Part, UploadService } from './upload.service.js';
 
 const SENT = Number(SystemFolder.Sent);
@@ -72,6 +73,8 @@ export class ComposeService {
   }
 
   async send(me: AuthContext, input: SendInput): Promise<SendResult> {
+    // An expired (read-only) or suspended company cannot send (company-life/expiry.service.ts).
+    await assertCanSend(this.d.db, me.companyId);
     let sendAt: Date | null = null;
     if (input.sendAt !== undefined) {
       const at = input.sendAt * 1000;
