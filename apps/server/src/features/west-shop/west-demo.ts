@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
 import { hashPassword } from '../account/password.js';
-import { withWestTables } from '../west-account/tables.js';
+import { withWestTables, type WestTables } from '../west-account/tables.js';
 import * as pay from '../west-pay/west-pay.repository.js';
 import * as repo from './west-shop.repository.js';
 
@@ -21,7 +21,7 @@ export async function seedWestDemo(db: Db, log?: Logger): Promise<void> {
     .onConflict((oc) => oc.column('email').doNothing()).returning('id').executeTakeFirst();
   if (!c) return;
   await db.transaction().execute(async (base) => {
-    await pay.post(base.withTables<import('../west-account/tables.js').WestTables>(), { customerId: c.id, amountCents: WEST_DEMO_BALANCE_CENTS, kind: 'adjust', ref: 'demo:opening-balance' });
+    await pay.post(base.withTables<WestTables>(), { customerId: c.id, amountCents: WEST_DEMO_BALANCE_CENTS, kind: 'adjust', ref: 'demo:opening-balance' });
   });
   log?.info({ customer: WEST_DEMO_EMAIL }, 'seeded the demo storefront customer');
 }

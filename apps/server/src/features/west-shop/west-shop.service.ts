@@ -4,7 +4,7 @@ import { AppError, invalid, notFound } from '../../errors.js';
 import { hashPassword } from '../account/password.js';
 import { extendCompany, proRataCents } from '../company-life/expiry.service.js';
 import { enqueueProvision, provisionStatus } from '../company-life/provision.service.js';
-import { withWestTables, type WestDb } from '../west-account/tables.js';
+import { withWestTables, type WestDb, type WestTables } from '../west-account/tables.js';
 import * as pay from '../west-pay/west-pay.repository.js';
 import * as repo from './west-shop.repository.js';
 
@@ -53,7 +53,7 @@ export class WestShopService {
     const passwordHash = await hashPassword(input.adminPassword);
     const now = this.d.now();
     const orderId = await this.d.db.transaction().execute(async (base) => {
-      const trx = base.withTables<import('../west-account/tables.js').WestTables>();
+      const trx = base.withTables<WestTables>();
       const id = await repo.insertOrder(trx, {
         customerId, kind: 'buy', planId: plan.id, companyId: null, domain: input.domain, seats: q.seats, years: q.years, seatYearCents: q.seatYearCents,
         priceCents: q.priceCents, adminEmail: `${input.adminUser}@${input.domain}`, adminPasswordHash: passwordHash,
@@ -73,7 +73,7 @@ export class WestShopService {
   async renew(customerId: number, input: WestRenewInput): Promise<WestOrder> {
     const now = this.d.now();
     const orderId = await this.d.db.transaction().execute(async (base) => {
-      const trx = base.withTables<import('../west-account/tables.js').WestTables>();
+      const trx = base.withTables<WestTables>();
       const c = await repo.lockOwnCompany(trx, customerId, Number(input.companyId));
       if (!c) throw notFound('Company');
       const plan = await repo.planByCode(trx, c.plan);
@@ -93,7 +93,7 @@ export class WestShopService {
   async addSeats(customerId: number, input: WestAddSeatsInput): Promise<WestOrder> {
     const now = this.d.now();
     const orderId = await this.d.db.transaction().execute(async (base) => {
-      const trx = base.withTables<import('../west-account/tables.js').WestTables>();
+      const trx = base.withTables<WestTables>();
       const c = await repo.lockOwnCompany(trx, customerId, Number(input.companyId));
       if (!c) throw notFound('Company');
       const plan = await repo.planByCode(trx, c.plan);
