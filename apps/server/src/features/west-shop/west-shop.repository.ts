@@ -55,3 +55,12 @@ export async function companiesOf(db: WestDb, customerId: number) {
     ])
     .orderBy('companies.id').execute();
 }
+
+export async function domainOf(trx: Trx, companyId: number): Promise<string> {
+  const r = await trx.selectFrom('domains').select('name').where('company_id', '=', companyId).orderBy('id').limit(1).executeTakeFirst();
+  return r?.name ?? '';
+}
+
+export async function orderOf(db: WestDb, customerId: number, id: number) {
+  return db.selectFrom('west_orders').selectAll().where('id', '=', id).where('customer_id', '=', customerId).executeTakeFirstOrThrow();
+}

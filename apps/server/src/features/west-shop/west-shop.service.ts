@@ -11,7 +11,8 @@ import * as repo from './west-shop.repository.js';
 // Buying, renewing and adding seats, paid from the balance. The price is computed here,
 // shown to the customer (quote), checked again at purchase against what they saw, and
 // snapshotted on the order. The debit, the order and the provisioning job (or the
-// extension) are one transaction: either all happen or none.
+// extension) are one transaction: either all happen or none. Inside it every query goes
+// through the transaction: on PGlite (one connection) a query on the pool would wait for it.
 
 const secs = (d: Date) => Math.floor(d.getTime() / 1000);
 const balanceLow = () => new AppError(Code.Forbidden, 'The balance is too low. Please top up first.', { reason: 'west.balance_low' });
@@ -80,7 +81,7 @@ export class WestShopService {
       if (!plan) throw notFound('Plan');
       const price = Number(plan.seat_year_cents) * c.seats * input.years;
       if (price !== input.priceCents) throw priceChanged(price);
-      const domain = await this.domainOf(c.id);
+      const domain = await repo.domainOf(trx, c.id);
       const id = await repo.insertOrder(trx, { customerId, kind: 'renew', planId: plan.id, companyId: c.id, domain, seats: c.seats, years: input.years, seatYearCents: Number(plan.seat_year_cents), priceCents: price });
       if (price > 0 && await pay.post(trx, { customerId, amountCents: -price, kind: 'renew', ref: `order:${id}` }) === null) throw balanceLow();
       await extendCompany(base, c.id, { years: input.years, customerId }, now);
@@ -101,7 +102,7 @@ export class WestShopService {
       if (!c.expires_at) throw invalid('companyId', 'this company has no term to add seats to', 'west.no_term');
       const price = proRataCents(Number(plan.seat_year_cents), input.seats, c.expires_at, now);
       if (price !== input.priceCents) throw priceChanged(price);
-      const domain = await this.domainOf(c.id);
+      const domain = await repo.domainOf(trx, c.id);
       const id = await repo.insertOrder(trx, { customerId, kind: 'seats', planId: plan.id, companyId: c.id, domain, seats: input.seats, years: 0, seatYearCents: Number(plan.seat_year_cents), priceCents: price });
       if (price > 0 && await pay.post(trx, { customerId, amountCents: -price, kind: 'seats', ref: `order:${id}` }) === null) throw balanceLow();
       await extendCompany(base, c.id, { addSeats: input.seats, customerId }, now);
@@ -118,18 +119,13 @@ export class WestShopService {
     return { priceCents: proRataCents(Number(plan.seat_year_cents), seats, c.expires_at, this.d.now()), seatYearCents: Number(plan.seat_year_cents), seats, years: 0 };
   }
 
-  private async domainOf(companyId: number): Promise<string> {
-    const r = await this.db.selectFrom('domains').select('name').where('company_id', '=', companyId).orderBy('id').limit(1).executeTakeFirst();
-    return r?.name ?? '';
-  }
-
   async orders(customerId: number, page: number, size: number): Promise<{ list: WestOrder[]; total: number; page: number; size: number }> {
     const { rows, total } = await repo.ordersPage(this.db, customerId, (page - 1) * size, size);
     return { list: await Promise.all(rows.map((r) => this.toOrder(r))), total, page, size };
   }
 
   private async order(customerId: number, id: number): Promise<WestOrder> {
-    const r = await this.db.selectFrom('west_orders').selectAll().where('id', '=', id).where('customer_id', '=', customerId).executeTakeFirstOrThrow();
+    const r = await repo.orderOf(this.db, customerId, id);
     return this.toOrder(r);
   }
 
