@@ -10,9 +10,9 @@ import { ApiError, request, type Params } from './request';
 
 const BASE = '/west';
 
-async function call<T>(path: string, method: 'GET' | 'POST', data?: Params): Promise<T> {
+async function call<T>(path: string, method: 'GET' | 'POST', data?: Params, loading = true): Promise<T> {
   try {
-    return await request<T>(`${BASE}${path}`, { method, data, quiet: true, token: westSession.token() });
+    return await request<T>(`${BASE}${path}`, { method, data, quiet: true, loading, token: westSession.token() });
   } catch (err) {
     if (err instanceof ApiError && err.code === 401) westSession.clear();
     throw err;
@@ -47,7 +47,8 @@ export const westApi = {
   topup: (provider: string, amountCents: number) => post<WestTopupStarted>('/topup', { provider, amountCents }),
   sandboxPay: (outTradeNo: string) => post<WestPayment>('/pay/sandbox', { outTradeNo }),
   plans: () => get<{ list: WestPlan[] }>('/plans'),
-  quote: (planId: string, seats: number, years: number) => post<WestQuote>('/quote', { planId, seats, years }),
+  // The price follows the steppers as they move: no spinner over the form.
+  quote: (planId: string, seats: number, years: number) => call<WestQuote>('/quote', 'POST', { planId, seats, years }, false),
   buy: (v: { planId: string; seats: number; years: number; domain: string; companyName: string; adminUser: string; adminPassword: string; priceCents: number }) =>
     post<WestOrder>('/buy', v),
   orders: (page = 1) => get<Paged<WestOrder>>('/orders', { page, size: 20 }),
