@@ -43,24 +43,24 @@ describe('west storefront', () => {
     await page.locator('input[name=agree]').check();
     await page.locator('button[type=submit]').click();
     await page.waitForURL(/#\/pages\/west\/user\/index/);
-    await expect.poll(() => page.getByTestId('west-balance').textContent()).toBe('¥0.00');
+    await expect.poll(() => page.getByTestId('west-balance').textContent(), { timeout: 30_000 }).toBe('¥0.00');
 
     await page.goto(`${BASE_URL}/#/pages/west/recharge/index`);
     await page.locator('input[name=amount]').fill('500');
     await page.getByRole('button', { name: /Pay|去支付/ }).click();
     await page.getByTestId('west-sandbox-pay').click();
     await page.waitForURL(/#\/pages\/west\/user\/index/);
-    await expect.poll(() => page.getByTestId('west-balance').textContent()).toBe('¥500.00');
+    await expect.poll(() => page.getByTestId('west-balance').textContent(), { timeout: 30_000 }).toBe('¥500.00');
 
     await page.goto(`${BASE_URL}/#/pages/west/buy-mail/index`);
     await page.locator('input[name=domain]').fill('shop.test');
     await page.locator('input[name=companyName]').fill('Shop Co');
     await page.locator('input[name=adminPassword]').fill('shop-admin-1');
-    await expect.poll(() => page.getByTestId('west-price').textContent()).toBe('¥300.00');
+    await expect.poll(() => page.getByTestId('west-price').textContent(), { timeout: 30_000 }).toBe('¥300.00');
     await screenshot(page, 'west-buy-mail-filled');
     await page.getByRole('button', { name: /¥300\.00/ }).click();
     await page.waitForURL(/#\/pages\/west\/user\/index/);
-    await expect.poll(() => page.getByTestId('west-balance').textContent()).toBe('¥200.00');
+    await expect.poll(() => page.getByTestId('west-balance').textContent(), { timeout: 30_000 }).toBe('¥200.00');
     // Provisioning runs in the background; the order turns ready, and the admin can log in.
     await expect.poll(async () => {
       const r = await fetch(`${BASE_URL}/h5/login/h5`, { method: 'POST', body: new URLSearchParams({ email: 'admin@shop.test', password: 'shop-admin-1' }) });
