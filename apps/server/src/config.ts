@@ -93,6 +93,17 @@ const Env = z.object({
   DOMAIN_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(3_000),
   SENDING_IPS: z.string().optional(),
   WEB_URL: z.string().url().optional(),
+  // The west storefront (issue 19): the hosted domain its code mails come from (default: the first hosted domain).
+  WEST_MAIL_DOMAIN: z.string().optional(),
+  // Top-up through the sandbox provider (no money moves): on unless NODE_ENV=production.
+  WEST_SANDBOX_PAY: bool.optional(),
+  // The address the storefront is reached at from outside: Alipay's notify_url and return_url are built on it.
+  WEST_PUBLIC_URL: z.string().url().optional(),
+  // Alipay page payment: on when the app id and both keys are set. Keys are PEM text or a PEM file path.
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_PRIVATE_KEY: z.string().optional(),
+  ALIPAY_PUBLIC_KEY: z.string().optional(),
+  ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
 });
 
 export interface DeliveryConfig {
@@ -216,6 +227,25 @@ export interface Config {
   collect: CollectConfig;
   disk: DiskConfig;
   domainCheck: DomainCheckConfig;
+  west: WestConfig;
+}
+
+export interface WestConfig {
+  /** WEST_MAIL_DOMAIN; undefined: the first hosted domain. */
+  mailDomain: string | undefined;
+  sandboxPay: boolean;
+  /** Base of the notify and return URLs given to a payment provider. */
+  publicUrl: string;
+  alipay: AlipayConfig | undefined;
+}
+
+export interface AlipayConfig {
+  appId: string;
+  /** The app's RSA private key (PEM text or a file path): signs requests (RSA2). */
+  privateKey: string;
+  /** Alipay's public key (PEM text or a file path): verifies callbacks and answers. */
+  publicKey: string;
+  gateway: string;
 }
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -268,6 +298,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     domainCheck: {
       dnsServers: list(e.DOMAIN_CHECK_DNS_SERVERS ?? e.DNS_SERVERS), timeoutMs: e.DOMAIN_CHECK_TIMEOUT_MS, sendingIps: list(e.SENDING_IPS), webUrl: e.WEB_URL,
     },
+    west: {
+      mailDomain: e.WEST_MAIL_DOMAIN || undefined, sandboxPay: e.WEST_SANDBOX_PAY ?? e.NODE_ENV !== 'production',
+      publicUrl: (e.WEST_PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+      alipay: e.ALIPAY_APP_ID && e.ALIPAY_PRIVATE_KEY && e.ALIPAY_PUBLIC_KEY
+        ? { appId: e.ALIPAY_APP_ID, privateKey: e.ALIPAY_PRIVATE_KEY, publicKey: e.ALIPAY_PUBLIC_KEY, gateway: e.ALIPAY_GATEWAY } : undefined,
+    },
   };
 }
 
@@ -306,6 +342,7 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     disk: { uploadDir: path.join(overrides.dataDir, 'disk-uploads'), uploadTtlMs: 24 * 3600_000 },
     // Empty servers: the test's own DNS stand-in (delivery.dnsServers); never the machine's resolver.
     domainCheck: { dnsServers: [], timeoutMs: 500, sendingIps: ['192.0.2.25'], webUrl: 'http://127.0.0.1/' },
+    west: { mailDomain: undefined, sandboxPay: true, publicUrl: 'http://127.0.0.1', alipay: undefined },
     ...overrides,
   };
 }

@@ -88,6 +88,8 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.collectRunner.start();
     reminders.start();
     consoleJobs.start();
+    services.westReconciler.start();
+    await services.companyLife.start();
   }
 
   return {
@@ -99,6 +101,8 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.collectRunner.stop();
       await reminders.stop();
       await consoleJobs.stop();
+      await services.westReconciler.stop();
+      await services.companyLife.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

@@ -52,6 +52,12 @@ import { DomainCheckService } from './features/domain-check/domain-check.service
 import { domainResolver } from './features/domain-check/dns-check.js';
 import { WelcomeService } from './features/welcome/welcome.service.js';
 import { BrandingService } from './features/branding/branding.service.js';
+import { WestAccountService } from './features/west-account/west-account.service.js';
+import { WestCaptchaService } from './features/west-account/west-captcha.js';
+import { WestPayService } from './features/west-pay/west-pay.service.js';
+import { westProviders } from './features/west-pay/providers.js';
+import { WestShopService } from './features/west-shop/west-shop.service.js';
+import { CompanyLifeService } from './features/company-life/company-life.service.js';
 
 export interface Services {
   config: Config;
@@ -113,6 +119,16 @@ export interface Services {
   domainChecks: DomainCheckService;
   welcome: WelcomeService;
   branding: BrandingService;
+  /** Issue 19, the west storefront. `westClock` is the storefront's time; tests move it. */
+  westClock: { now: () => Date };
+  westCaptcha: WestCaptchaService;
+  westAccounts: WestAccountService;
+  westPay: WestPayService;
+  /** Asks providers about top-ups pending past 15 minutes; run by the runtime when WORKERS is on. */
+  westReconciler: QueueRunner;
+  westShop: WestShopService;
+  /** Issue 19: provisioning, expiry, exports and cancellation of sold companies; its runner starts with the workers. */
+  companyLife: CompanyLifeService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -158,7 +174,14 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const quota = new QuotaService(db);
   const disk = new DiskService(db, blobs);
   const diskUploads = new DiskUploadService({ db, blobs, disk, quota, dir: config.disk.uploadDir, ttlMs: config.disk.uploadTtlMs });
+  const westClock = { now: () => new Date() };
+  const westNow = () => westClock.now();
+  const westCaptcha = new WestCaptchaService(db, westNow);
+  const westAccounts = new WestAccountService({ db, mailer, captcha: westCaptcha, now: westNow, sessionDays: config.sessionDays, mailDomain: config.west.mailDomain });
+  const westPay = new WestPayService({ db, providers: westProviders(config), now: westNow, log });
+  const westReconciler = new QueueRunner(() => westPay.reconcileDue(), 60_000, log);
   return {
+    westClock, westCaptcha, westAccounts, westPay, westReconciler, westShop: new WestShopService({ db, now: westNow }),
     collect, collectRunner,
     quota, disk, diskUploads, shares: new ShareService(db, disk),
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
@@ -193,5 +216,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
       loginUrl: (domain) => `${config.domainCheck.webUrl ?? `https://${domain}/`}#/pages/login/index?domain=${encodeURIComponent(domain)}`,
     }),
     branding: new BrandingService(db),
+    companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen }),
   };
 }

@@ -18,6 +18,8 @@ import * as m013 from './migrations/013-notes.js';
 import * as m014 from './migrations/014-disk.js';
 import * as m017 from './migrations/017-admin-domains.js';
 import * as m022 from './migrations/022-undo-send.js';
+import * as m015 from './migrations/015-west.js';
+import * as m016 from './migrations/016-company-life.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
@@ -41,6 +43,8 @@ const migrations: Record<string, Migration> = {
   '012-calendar': m012, '013-notes': m013, '014-disk': m014,
   '017-admin-domains': m017,
   '022-undo-send': m022,
+  '015-west': m015,
+  '016-company-life': m016,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { BlobService } from '../blob/blob.service.js';
 import type { Db } from '../db/connect.js';
 import { domainKey, resolveMany } from '../features/account/account.repository.js';
+import { mailExists } from '../features/calendar/reminder.repository.js';
 import { composeMime } from '../features/message/compose-mime.js';
 import type { IngestService } from '../features/message/ingest.service.js';
 import { dkimSign } from './dkim.js';
@@ -15,6 +16,11 @@ export interface SystemMail {
   domain: string;
   subject: string;
   text: string;
+  /**
+   * Makes a repeated send a no-op (a job retried after a crash): the Message-ID and the outbox
+   * idempotency key derive from it, and a local mailbox already holding that Message-ID is skipped.
+   */
+  key?: string;
 }
 
 export interface SystemMailerDeps {
@@ -44,7 +50,7 @@ export class SystemMailer {
     const from = `postmaster@${domain}`;
     let raw = await composeMime({
       from: { name: 'Mailwing', address: from }, to: mail.to, subject: mail.subject, text: mail.text,
-      messageId: `<${randomBytes(16).toString('hex')}.system@${domain}>`, date: new Date(),
+      messageId: mail.key ? `<${mail.key}.system@${domain}>` : `<${randomBytes(16).toString('hex')}.system@${domain}>`, date: new Date(),
       // RFC 3834 §5: written by a program, so auto-responders must not answer it.
       headers: { 'Auto-Submitted': 'auto-generated' },
     });
@@ -57,7 +63,11 @@ export class SystemMailer {
     const to = mail.to.toLowerCase();
     const resolved = (await resolveMany(this.d.db, [to])).get(to)!;
     if (resolved.targets.length > 0) {
-      await this.d.ingest.deliver(raw, from, resolved.targets.map((t) => ({
+      const messageId = mail.key ? `<${mail.key}.system@${from.split('@')[1]}>` : null;
+      const targets = [];
+      for (const t of resolved.targets) if (!messageId || !(await mailExists(this.d.db, t.userId, messageId))) targets.push(t);
+      if (targets.length === 0) return 'local';
+      await this.d.ingest.deliver(raw, from, targets.map((t) => ({
         userId: t.userId, folderMid: Number(t.via === 'group' ? SystemFolder.GroupMail : SystemFolder.Inbox),
       })));
       return 'local';
@@ -74,7 +84,7 @@ export class SystemMailer {
         await this.d.blobs.reference(trx, [{ staged, n: 0 }]);
         await outbox.enqueue(trx, [{
           messageId: null, senderId: null, companyId, blobHash: staged.hash, mailFrom: from, rcpt: to,
-          idempotencyKey: `system:${randomBytes(12).toString('hex')}:${to}`,
+          idempotencyKey: `system:${mail.key ?? randomBytes(12).toString('hex')}:${to}`,
         }]);
       });
     } finally {

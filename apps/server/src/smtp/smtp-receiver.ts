@@ -1,6 +1,7 @@
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
 import { resolveLocal, type LocalTarget } from '../features/account/account.repository.js';
+import { inboundRefusal } from '../features/company-life/expiry.service.js';
 import type { HostedDomains } from '../features/account/hosted-domains.js';
 import type { IngestService, LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
@@ -75,6 +76,9 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
       (async () => {
         const found = await resolveLocal(deps.db, rcpt);
         if (found.length > 0) {
+          // A suspended company's mail is refused for now (4xx), never dropped (company-life/expiry.service.ts).
+          const refusal = await inboundRefusal(deps.db, rcpt.split('@')[1] ?? '');
+          if (refusal) return cb(reply(refusal.code, refusal.text));
           map.set(rcpt, found);
           return cb();
         }

@@ -17,3 +17,4 @@ export * from './note.js';
 export * from './calendar.js';
 export * from './admin-domains.js';
 export * from './undo-send.js';
+export * from './west.js';

@@ -21,32 +21,51 @@ export function dkimTxtRecord(publicKey: string): string {
   return `v=DKIM1; k=rsa; p=${publicKey}`;
 }
 
-/** Creates companies, their domain, root department and mailboxes (the CLI, demo seed, and later the west storefront). */
+export interface NewCompany { name: string; domain: string; isDemo?: boolean; customerId?: number | null }
+export interface CreatedCompany { companyId: number; domainId: number; rootDepartmentId: number; dkimTxt: string }
+
+/** The domain in its stored form, refused when malformed or already hosted here (the unique index is the last word). */
+export async function checkNewDomain(db: Db, name: string): Promise<string> {
+  const domain = name.trim().toLowerCase();
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain)) throw invalid('domain', 'is not a valid domain name');
+  if (await accounts.isHostedDomain(db, domain)) throw invalid('domain', 'is already hosted here');
+  return domain;
+}
+
+/**
+ * Inside the caller's transaction: the company, its domain with the given DKIM key, and its
+ * root department. The west storefront's provisioning runs this in the transaction that also
+ * records the job as done, so a crash leaves either all of it or none.
+ */
+export async function insertCompanyRows(trx: Db, v: NewCompany, key: { privateKey: string; publicKey: string }): Promise<CreatedCompany> {
+  const companyId = await accounts.insertCompany(trx, { name: v.name, isDemo: v.isDemo ?? false, customerId: v.customerId });
+  const domainId = await accounts.insertDomain(trx, { companyId, name: v.domain, selector: 'mw1', privateKey: key.privateKey, publicKey: key.publicKey });
+  const rootDepartmentId = await accounts.insertDepartment(trx, { companyId, parentId: null, name: v.name });
+  return { companyId, domainId, rootDepartmentId, dkimTxt: dkimTxtRecord(key.publicKey) };
+}
+
+/** Inside the caller's transaction: a mailbox with its system folders. */
+export async function insertUserRows(trx: Db, company: { companyId: number; domainId: number }, u: Omit<NewUser, 'password'>, passwordHash: string): Promise<number> {
+  const userId = await accounts.insertUser(trx, {
+    companyId: company.companyId, domainId: company.domainId, departmentId: u.departmentId ?? null, email: u.email,
+    passwordHash, name: u.name, role: u.role ?? 'user', jobTitle: u.jobTitle,
+  });
+  await createSystemFolders(trx, userId);
+  return userId;
+}
+
+/** Creates companies, their domain, root department and mailboxes (the CLI, demo seed, and the west storefront's provisioning). */
 export class CompanyService {
   constructor(private readonly db: Db) {}
 
-  async createCompany(v: { name: string; domain: string; isDemo?: boolean; customerId?: number | null }) {
-    const domain = v.domain.trim().toLowerCase();
-    if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain)) throw invalid('domain', 'is not a valid domain name');
-    if (await accounts.isHostedDomain(this.db, domain)) throw invalid('domain', 'is already hosted here');
+  async createCompany(v: NewCompany): Promise<CreatedCompany> {
+    const domain = await checkNewDomain(this.db, v.domain);
     const key = generateDkimKey();
-    return this.db.transaction().execute(async (trx) => {
-      const companyId = await accounts.insertCompany(trx, { name: v.name, isDemo: v.isDemo ?? false, customerId: v.customerId });
-      const domainId = await accounts.insertDomain(trx, { companyId, name: domain, selector: 'mw1', privateKey: key.privateKey, publicKey: key.publicKey });
-      const rootDepartmentId = await accounts.insertDepartment(trx, { companyId, parentId: null, name: v.name });
-      return { companyId, domainId, rootDepartmentId, dkimTxt: dkimTxtRecord(key.publicKey) };
-    });
+    return this.db.transaction().execute((trx) => insertCompanyRows(trx, { ...v, domain }, key));
   }
 
   async createUser(company: { companyId: number; domainId: number }, u: NewUser, passwordHash?: string): Promise<number> {
     const hash = passwordHash ?? (await hashPassword(u.password));
-    return this.db.transaction().execute(async (trx) => {
-      const userId = await accounts.insertUser(trx, {
-        companyId: company.companyId, domainId: company.domainId, departmentId: u.departmentId ?? null, email: u.email,
-        passwordHash: hash, name: u.name, role: u.role ?? 'user', jobTitle: u.jobTitle,
-      });
-      await createSystemFolders(trx, userId);
-      return userId;
-    });
+    return this.db.transaction().execute((trx) => insertUserRows(trx, company, u, hash));
   }
 }

@@ -7,10 +7,13 @@ export async function insertSession(db: Db, v: { userId: number; tokenHash: stri
 
 export async function findLiveSession(db: Db, tokenHash: string) {
   return db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id')
+    .innerJoin('companies', 'companies.id', 'users.company_id')
     .select(['sessions.id as sessionId', 'sessions.last_seen_at as lastSeenAt', 'users.id as userId', 'users.email', 'users.company_id as companyId', 'users.role'])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', sql<Date>`now()`)
     .where('users.status', '=', 'active')
+    // A suspended company's sessions stop working (company-life/expiry.service.ts).
+    .where('companies.status', '<>', 'suspended')
     .executeTakeFirst();
 }
 

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import * as accounts from '../account/account.repository.js';
 import { DUMMY_HASH, verifyPassword } from '../account/password.js';
 import * as repo from './auth.repository.js';
+import { statusOfCompany } from '../company-life/company-life.repository.js';
 import { FailureLimiter } from './rate-limit.js';
 import { hashToken, type SessionIssuer } from './session-issuer.js';
 
@@ -67,6 +68,10 @@ export class AuthService {
     }
     await attempt.succeeded();
     await this.limiter.clear(`login:acct:${input.email}`);
+    // After the password, so the answer tells nothing to someone who does not know it.
+    if ((await statusOfCompany(this.db, user.company_id)) === 'suspended') {
+      throw new AppError(Code.Forbidden, 'This company\'s subscription is suspended. Its owner can renew it.', { reason: 'login.company_suspended' });
+    }
     return user;
   }
 

@@ -24,6 +24,7 @@ import { prepareOutgoingHtml, htmlToText } from './compose-html.js';
 import * as repo from './compose.repository.js';
 import { quoteFor } from './quote.js';
 import { undoSeconds } from '../undo-send/undo-send.repository.js';
+import { assertCanSend } from '../company-life/expiry.service.js';
 import type { Part, UploadService } from './upload.service.js';
 
 const SENT = Number(SystemFolder.Sent);
@@ -80,6 +81,8 @@ export class ComposeService {
 
   async send(me: AuthContext, input: SendInput): Promise<SendResult> {
     const now = this.now().getTime();
+    // An expired (read-only) or suspended company cannot send (company-life/expiry.service.ts).
+    await assertCanSend(this.d.db, me.companyId);
     let sendAt: Date | null = null;
     if (input.sendAt !== undefined) {
       const at = input.sendAt * 1000;
