@@ -179,6 +179,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     signatures: new SignatureService({ db }),
     templates: new TemplateService({ db }),
     notes: new NoteService({ db }),
-    companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen, contacts: new ContactService(db), calendarIcs: new CalendarIcsService(db) }),
+    companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen, contacts: new ContactService(db), calendarIcs: new CalendarIcsService(db), messages }),
   };
 }

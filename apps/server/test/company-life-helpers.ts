@@ -11,6 +11,6 @@ export async function addCustomer(db: Db, email: string, balanceCents = 0): Prom
 /** Another node's company-life worker on the same services, with its own clock (and test hooks). */
 export function lifeNode(services: Services, now: () => Date, more: Partial<CompanyLifeDeps> = {}): CompanyLifeService {
   return new CompanyLifeService({
-    db: services.db, blobs: services.blobs, mailer: services.mailer, contacts: services.contacts, calendarIcs: services.calendarIcs, now, ...more,
+    db: services.db, blobs: services.blobs, mailer: services.mailer, contacts: services.contacts, calendarIcs: services.calendarIcs, messages: services.messages, now, ...more,
   });
 }

@@ -6,6 +6,8 @@ import { QueueRunner } from '../../delivery/queue-runner.js';
 import { CompanyJobRunner, LIFE_POLL_MS } from './company-life.worker.js';
 import type { CalendarIcsService } from '../calendar/calendar-ics.service.js';
 import type { ContactService } from '../contact/contact.service.js';
+import type { MessageService } from '../message/message.service.js';
+import { runPurge } from './cancel.service.js';
 import { runExpiry } from './expiry.service.js';
 import { runExport, sweepExports } from './export.service.js';
 import { JOBS_CHANNEL } from './job.repository.js';
@@ -17,6 +19,7 @@ export interface CompanyLifeDeps {
   mailer: SystemMailer;
   contacts: ContactService;
   calendarIcs: CalendarIcsService;
+  messages: MessageService;
   now?: () => Date;
   log?: Logger;
   listen?: DbHandle['listen'];
@@ -40,6 +43,7 @@ export class CompanyLifeService {
     this.jobs = new CompanyJobRunner(d.db, this.now, d.log);
     this.jobs.handle('provision', (job, now) => runProvision({ db: d.db, mailer: d.mailer, log: d.log, onStep: d.onProvisionStep }, job, now));
     this.jobs.handle('export', (job, now) => runExport({ db: d.db, blobs: d.blobs, store: d.blobs.store, contacts: d.contacts, calendarIcs: d.calendarIcs }, job, now));
+    this.jobs.handle('purge', (job, now) => runPurge({ db: d.db, blobs: d.blobs, messages: d.messages }, job, now));
     this.runner = new QueueRunner(() => this.tick(), LIFE_POLL_MS, d.log);
   }
 
