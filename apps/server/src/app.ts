@@ -32,6 +32,10 @@ import { diskTusRoutes } from './features/disk/disk-tus.routes.js';
 import { shareRoutes } from './features/disk/share.routes.js';
 import { noteRoutes } from './features/note/note.routes.js';
 import { companyLifeRoutes } from './features/company-life/company-life.routes.js';
+import { westAccountRoutes } from './features/west-account/west-account.routes.js';
+import { installWestGuard } from './features/west-account/west-guard.js';
+import { westPayRoutes } from './features/west-pay/west-pay.routes.js';
+import { westShopRoutes } from './features/west-shop/west-shop.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -100,6 +104,10 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   noteRoutes(app, services.notes);
   calendarRoutes(app, services.calendar, services.calendarIcs);
   companyLifeRoutes(app, services.db, services.blobs);
+  installWestGuard(app, services.westAccounts);
+  westAccountRoutes(app, services.westAccounts, services.westCaptcha);
+  await westPayRoutes(app, services.westPay);
+  westShopRoutes(app, services.westShop);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

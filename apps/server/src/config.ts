@@ -86,6 +86,17 @@ const Env = z.object({
   COLLECT_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   // Network disk (issue 18): unfinished resumable uploads are removed, and their quota reservation freed, after this.
   DISK_UPLOAD_TTL_HOURS: z.coerce.number().positive().default(24),
+  // The west storefront (issue 19): the hosted domain its code mails come from (default: the first hosted domain).
+  WEST_MAIL_DOMAIN: z.string().optional(),
+  // Top-up through the sandbox provider (no money moves): on unless NODE_ENV=production.
+  WEST_SANDBOX_PAY: bool.optional(),
+  // The address the storefront is reached at from outside: Alipay's notify_url and return_url are built on it.
+  WEST_PUBLIC_URL: z.string().url().optional(),
+  // Alipay page payment: on when the app id and both keys are set. Keys are PEM text or a PEM file path.
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_PRIVATE_KEY: z.string().optional(),
+  ALIPAY_PUBLIC_KEY: z.string().optional(),
+  ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
 });
 
 export interface DeliveryConfig {
@@ -200,6 +211,25 @@ export interface Config {
   wechat: WechatConfig;
   collect: CollectConfig;
   disk: DiskConfig;
+  west: WestConfig;
+}
+
+export interface WestConfig {
+  /** WEST_MAIL_DOMAIN; undefined: the first hosted domain. */
+  mailDomain: string | undefined;
+  sandboxPay: boolean;
+  /** Base of the notify and return URLs given to a payment provider. */
+  publicUrl: string;
+  alipay: AlipayConfig | undefined;
+}
+
+export interface AlipayConfig {
+  appId: string;
+  /** The app's RSA private key (PEM text or a file path): signs requests (RSA2). */
+  privateKey: string;
+  /** Alipay's public key (PEM text or a file path): verifies callbacks and answers. */
+  publicKey: string;
+  gateway: string;
 }
 
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -249,6 +279,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     collect: { key: e.COLLECT_KEY || undefined, allowPrivate: e.COLLECT_ALLOW_PRIVATE, caFile: e.COLLECT_CA, timeoutMs: e.COLLECT_TIMEOUT_MS, leaseMs: 15 * 60_000 },
     disk: { uploadDir: path.join(dataDir, 'disk-uploads'), uploadTtlMs: e.DISK_UPLOAD_TTL_HOURS * 3600_000 },
+    west: {
+      mailDomain: e.WEST_MAIL_DOMAIN || undefined, sandboxPay: e.WEST_SANDBOX_PAY ?? e.NODE_ENV !== 'production',
+      publicUrl: (e.WEST_PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+      alipay: e.ALIPAY_APP_ID && e.ALIPAY_PRIVATE_KEY && e.ALIPAY_PUBLIC_KEY
+        ? { appId: e.ALIPAY_APP_ID, privateKey: e.ALIPAY_PRIVATE_KEY, publicKey: e.ALIPAY_PUBLIC_KEY, gateway: e.ALIPAY_GATEWAY } : undefined,
+    },
   };
 }
 
@@ -285,6 +321,7 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     wechat: { appId: undefined, secret: undefined, apiBase: 'https://api.weixin.qq.com', oauthBase: 'https://open.weixin.qq.com', redirectUri: 'http://127.0.0.1/' },
     collect: { key: undefined, allowPrivate: true, timeoutMs: 5_000, leaseMs: 60_000 },
     disk: { uploadDir: path.join(overrides.dataDir, 'disk-uploads'), uploadTtlMs: 24 * 3600_000 },
+    west: { mailDomain: undefined, sandboxPay: true, publicUrl: 'http://127.0.0.1', alipay: undefined },
     ...overrides,
   };
 }

@@ -85,6 +85,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.ruleJobs.start();
     services.collectRunner.start();
     reminders.start();
+    services.westReconciler.start();
     await services.companyLife.start();
   }
 
@@ -96,6 +97,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.ruleJobs.stop();
       await services.collectRunner.stop();
       await reminders.stop();
+      await services.westReconciler.stop();
       await services.companyLife.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));

@@ -48,6 +48,11 @@ import { NoteService } from './features/note/note.service.js';
 import { CalendarService } from './features/calendar/calendar.service.js';
 import { ReminderService } from './features/calendar/reminder.service.js';
 import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
+import { WestAccountService } from './features/west-account/west-account.service.js';
+import { WestCaptchaService } from './features/west-account/west-captcha.js';
+import { WestPayService } from './features/west-pay/west-pay.service.js';
+import { westProviders } from './features/west-pay/providers.js';
+import { WestShopService } from './features/west-shop/west-shop.service.js';
 import { CompanyLifeService } from './features/company-life/company-life.service.js';
 
 export interface Services {
@@ -106,6 +111,14 @@ export interface Services {
   /** Calendar reminders by mail and Web Push; run by the runtime when WORKERS is on. */
   reminders: ReminderService;
   calendarIcs: CalendarIcsService;
+  /** Issue 19, the west storefront. `westClock` is the storefront's time; tests move it. */
+  westClock: { now: () => Date };
+  westCaptcha: WestCaptchaService;
+  westAccounts: WestAccountService;
+  westPay: WestPayService;
+  /** Asks providers about top-ups pending past 15 minutes; run by the runtime when WORKERS is on. */
+  westReconciler: QueueRunner;
+  westShop: WestShopService;
   /** Issue 19: provisioning, expiry, exports and cancellation of sold companies; its runner starts with the workers. */
   companyLife: CompanyLifeService;
 }
@@ -153,7 +166,14 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const quota = new QuotaService(db);
   const disk = new DiskService(db, blobs);
   const diskUploads = new DiskUploadService({ db, blobs, disk, quota, dir: config.disk.uploadDir, ttlMs: config.disk.uploadTtlMs });
+  const westClock = { now: () => new Date() };
+  const westNow = () => westClock.now();
+  const westCaptcha = new WestCaptchaService(db, westNow);
+  const westAccounts = new WestAccountService({ db, mailer, captcha: westCaptcha, now: westNow, sessionDays: config.sessionDays, mailDomain: config.west.mailDomain });
+  const westPay = new WestPayService({ db, providers: westProviders(config), now: westNow, log });
+  const westReconciler = new QueueRunner(() => westPay.reconcileDue(), 60_000, log);
   return {
+    westClock, westCaptcha, westAccounts, westPay, westReconciler, westShop: new WestShopService({ db, now: westNow }),
     collect, collectRunner,
     quota, disk, diskUploads, shares: new ShareService(db, disk),
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,

@@ -79,6 +79,15 @@ const DiskSharePage = lazy(() => diskArea().then((m) => ({ default: m.DiskShareP
 const notesArea = () => import('./pages/modules/notes/area');
 const NotesPage = lazy(() => notesArea().then((m) => ({ default: m.NotesPage })));
 const NoteEditPage = lazy(() => notesArea().then((m) => ({ default: m.NoteEditPage })));
+// The west storefront (issue 19): its pages load as one chunk; they use the customer's own session.
+const westArea = () => import('./pages/west/area');
+const WestLoginPage = lazy(() => westArea().then((m) => ({ default: m.WestLoginPage })));
+const WestVerifyPage = lazy(() => westArea().then((m) => ({ default: m.WestVerifyPage })));
+const WestUserPage = lazy(() => westArea().then((m) => ({ default: m.WestUserPage })));
+const WestRechargePage = lazy(() => westArea().then((m) => ({ default: m.WestRechargePage })));
+const WestBuyMailPage = lazy(() => westArea().then((m) => ({ default: m.WestBuyMailPage })));
+const WestAgreePage = lazy(() => westArea().then((m) => ({ default: m.WestAgreePage })));
+const WestRegisterPage = lazy(() => westArea().then((m) => ({ default: m.WestRegisterPage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -159,5 +168,12 @@ export const router = createHashRouter([
   { path: '/pages/modules/disk/share', element: lazyPage(DiskSharePage, false) },
   { path: '/pages/modules/notes/index', element: lazyPage(NotesPage) },
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
+  { path: '/pages/west/login/index', element: lazyPage(WestLoginPage, false) },
+  { path: '/pages/west/login/verify', element: lazyPage(WestVerifyPage, false) },
+  { path: '/pages/west/user/index', element: lazyPage(WestUserPage, false) },
+  { path: '/pages/west/recharge/index', element: lazyPage(WestRechargePage, false) },
+  { path: '/pages/west/buy-mail/index', element: lazyPage(WestBuyMailPage, false) },
+  { path: '/pages/west/agree/index', element: lazyPage(WestAgreePage, false) },
+  { path: '/pages/west/register/index', element: lazyPage(WestRegisterPage, false) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

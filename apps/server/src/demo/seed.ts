@@ -5,6 +5,7 @@ import { hashPassword } from '../features/account/password.js';
 import { insertDepartment } from '../features/account/account.repository.js';
 import { composeMime } from '../features/message/compose-mime.js';
 import type { Services } from '../services.js';
+import { seedWestDemo } from '../features/west-shop/west-demo.js';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_DOMAIN = 'demo.test';
@@ -73,5 +74,6 @@ export async function seedDemo(s: Services, log?: Logger): Promise<boolean> {
   }
   log?.info({ users: [`admin@${DEMO_DOMAIN}`, `alice@${DEMO_DOMAIN}`, `bob@${DEMO_DOMAIN}`] }, 'seeded the demo company');
   void admin;
+  await seedWestDemo(s.db, log);
   return true;
 }

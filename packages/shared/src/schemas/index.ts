@@ -16,3 +16,4 @@ export * from './disk.js';
 export * from './note.js';
 export * from './calendar.js';
 export * from './company-life.js';
+export * from './west.js';

@@ -1,0 +1,57 @@
+import type {
+  WestCaptcha, WestChallenge, WestCodeSent, WestCompany, WestLedgerEntry, WestMe, WestOrder, WestPayment, WestPlan, WestQuote, WestSession, WestTopupStarted,
+} from '@mailwing/shared';
+import { westSession } from '../state/west-session';
+import { ApiError, request, type Params } from './request';
+
+// The storefront's calls (issue 19): the reseller base, /h5/west, with the customer's own
+// token, never the mailbox one. Quiet: the west pages say why a call failed by reason code.
+// A 401 here ends the west session only.
+
+const BASE = '/west';
+
+async function call<T>(path: string, method: 'GET' | 'POST', data?: Params): Promise<T> {
+  try {
+    return await request<T>(`${BASE}${path}`, { method, data, quiet: true, token: westSession.token() });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 401) westSession.clear();
+    throw err;
+  }
+}
+const get = <T>(path: string, data?: Params) => call<T>(path, 'GET', data);
+const post = <T>(path: string, data?: Params) => call<T>(path, 'POST', data);
+
+interface Paged<T> { list: T[]; total: number; page: number; size: number }
+
+/** Solves the proof-of-work captcha in the browser (Web Crypto); the solver loads with the west pages only. */
+export async function solveCaptcha(): Promise<string> {
+  const c = await get<WestCaptcha>('/captcha');
+  const { solveChallenge } = await import('altcha-lib/v1');
+  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+  if (!solution) throw new ApiError(422, 'captcha', {}, undefined, 'west.captcha_invalid');
+  return btoa(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature }));
+}
+
+export const westApi = {
+  registerCode: (email: string, captcha: string) => post<WestCodeSent>('/register-code', { email, captcha }),
+  register: (v: { email: string; mobile: string; password: string; code: string }) => post<WestSession>('/register', { ...v, agree: 1 }),
+  login: (email: string, password: string) => post<WestChallenge>('/login', { email, password }),
+  resend: (ticket: string) => post<WestCodeSent>('/login-resend', { ticket }),
+  verify: (ticket: string, code: string) => post<WestSession>('/login-verify', { ticket, code }),
+  logout: () => post<unknown>('/logout'),
+  me: () => get<WestMe>('/me'),
+  saveProfile: (p: { nameKind: 'zh' | 'en'; firstName: string; lastName: string; city: string; zip: string }) => post<WestMe>('/profile', p),
+  ledger: (page = 1) => get<Paged<WestLedgerEntry>>('/ledger', { page, size: 20 }),
+  payments: (page = 1) => get<Paged<WestPayment>>('/payments', { page, size: 20 }),
+  providers: () => get<{ providers: ('sandbox' | 'alipay')[] }>('/providers'),
+  topup: (provider: string, amountCents: number) => post<WestTopupStarted>('/topup', { provider, amountCents }),
+  sandboxPay: (outTradeNo: string) => post<WestPayment>('/pay/sandbox', { outTradeNo }),
+  plans: () => get<{ list: WestPlan[] }>('/plans'),
+  quote: (planId: string, seats: number, years: number) => post<WestQuote>('/quote', { planId, seats, years }),
+  buy: (v: { planId: string; seats: number; years: number; domain: string; companyName: string; adminUser: string; adminPassword: string; priceCents: number }) =>
+    post<WestOrder>('/buy', v),
+  orders: (page = 1) => get<Paged<WestOrder>>('/orders', { page, size: 20 }),
+  companies: () => get<{ list: WestCompany[] }>('/companies'),
+};
+
+export const yuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;

@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'react';
+import { Button, Toast } from 'antd-mobile';
+import { Link, useNavigate } from 'react-router-dom';
+import type { WestCompany, WestLedgerEntry, WestMe, WestOrder } from '@mailwing/shared';
+import { westApi } from '../../../api/west';
+import { fill, useWestT, type WestMessages } from '../../../i18n/west';
+import { westSession } from '../../../state/west-session';
+import { Page } from '../../../ui/page';
+import { toastError, useWestSession, yuanText } from '../west-ui';
+import { ProfileForm } from './profile-form';
+
+const day = (s: number) => new Date(s * 1000).toLocaleDateString();
+
+function provisionText(o: WestOrder, m: WestMessages): string {
+  if (o.kind !== 'buy') return '';
+  if (o.provision === 'done') return m.westProvisionDone;
+  if (o.provision === 'failed') return fill(m.westProvisionFailed, { error: o.provisionError });
+  return m.westProvisionPending;
+}
+
+export default function WestUserPage() {
+  const m = useWestT();
+  const navigate = useNavigate();
+  const has = useWestSession();
+  const [me, setMe] = useState<WestMe>();
+  const [orders, setOrders] = useState<WestOrder[]>([]);
+  const [companies, setCompanies] = useState<WestCompany[]>([]);
+  const [ledger, setLedger] = useState<WestLedgerEntry[]>([]);
+
+  useEffect(() => {
+    if (!has) return;
+    const load = async () => {
+      try {
+        const [a, b, c, d] = await Promise.all([westApi.me(), westApi.orders(), westApi.companies(), westApi.ledger()]);
+        setMe(a); setOrders(b.list); setCompanies(c.list); setLedger(d.list);
+      } catch (err) {
+        toastError(err, m);
+      }
+    };
+    void load();
+    // Provisioning finishes in the background: look again while an order is being set up.
+    const t = setInterval(() => { if (orders.some((o) => o.provision === 'pending')) void load(); }, 5000);
+    return () => clearInterval(t);
+  }, [has, orders.length]);
+
+  const logout = async () => {
+    await westApi.logout().catch(() => undefined);
+    westSession.clear();
+    navigate('/pages/west/login/index', { replace: true });
+  };
+
+  return (
+    <Page title={m.westUserTitle} right={<a className="mw-west-link" onClick={() => void logout()}>{m.westLogout}</a>}>
+      <div className="mw-west">
+        <div className="mw-west-balance">
+          <div>{m.westBalance} · {me?.email}</div>
+          <div className="amount" data-testid="west-balance">{yuanText(me?.balanceCents ?? 0)}</div>
+          <div className="actions">
+            <Button size="small" onClick={() => navigate('/pages/west/recharge/index')}>{m.westTopUp}</Button>
+            <Button size="small" onClick={() => navigate('/pages/west/buy-mail/index')}>{m.westBuy}</Button>
+          </div>
+        </div>
+
+        <div className="mw-west-section">{m.westCompanies}</div>
+        {companies.length === 0 && <div className="mw-west-item sub">{m.westNothing}</div>}
+        {companies.map((c) => (
+          <div className="mw-west-item" key={c.id}>
+            <div>
+              <div>{c.name} · {c.domain}</div>
+              <div className="sub">{fill(m.westSeatsUsed, { used: c.usedSeats, seats: c.seats })}{c.expiresAt ? ` · ${fill(m.westExpires, { date: day(c.expiresAt) })}` : ''}</div>
+            </div>
+            <Link className="mw-west-link" to={`/pages/west/mail-detail/index?id=${c.id}`}>›</Link>
+          </div>
+        ))}
+
+        <div className="mw-west-section">{m.westOrders}</div>
+        {orders.length === 0 && <div className="mw-west-item sub">{m.westNothing}</div>}
+        {orders.map((o) => (
+          <div className="mw-west-item" key={o.id} data-testid="west-order">
+            <div>
+              <div>{m[`westOrder_${o.kind}`]} · {o.domain}</div>
+              <div className="sub">{day(o.time)} · {provisionText(o, m)}</div>
+            </div>
+            <div>{yuanText(o.priceCents)}</div>
+          </div>
+        ))}
+
+        <div className="mw-west-section">{m.westLedger}</div>
+        {ledger.length === 0 && <div className="mw-west-item sub">{m.westNothing}</div>}
+        {ledger.map((e) => (
+          <div className="mw-west-item" key={e.id}>
+            <div>
+              <div>{m[`westKind_${e.kind}` as keyof WestMessages] as string}</div>
+              <div className="sub">{day(e.time)} · {m.westBalance} {yuanText(e.balanceAfter)}</div>
+            </div>
+            <div>{e.amountCents > 0 ? '+' : ''}{yuanText(e.amountCents)}</div>
+          </div>
+        ))}
+
+        <div className="mw-west-section">{m.westProfile}</div>
+        {me && <ProfileForm m={m} me={me} onSaved={(x) => { setMe(x); Toast.show({ content: m.westSaved }); }} />}
+      </div>
+    </Page>
+  );
+}

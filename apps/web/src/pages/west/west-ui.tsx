@@ -1,0 +1,32 @@
+import { useEffect } from 'react';
+import { Toast } from 'antd-mobile';
+import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../api/request';
+import type { WestMessages } from '../../i18n/west';
+import { westSession } from '../../state/west-session';
+
+/** The user's words for a refusal, by its reason code; a field's own message otherwise. */
+export function westError(err: unknown, m: WestMessages): string {
+  if (err instanceof ApiError) {
+    if (err.reason && m.westReason[err.reason]) return m.westReason[err.reason]!;
+    if (err.code === 422) return m.westFieldInvalid;
+    if (err.code === 429) return m.westReason['rate.limited']!;
+  }
+  return m.requestFailed;
+}
+
+export function toastError(err: unknown, m: WestMessages): void {
+  Toast.show({ content: westError(err, m) });
+}
+
+/** West pages that need a customer: without a west session, to the west login. */
+export function useWestSession(): boolean {
+  const navigate = useNavigate();
+  const has = Boolean(westSession.token());
+  useEffect(() => {
+    if (!has) navigate('/pages/west/login/index', { replace: true });
+  }, [has, navigate]);
+  return has;
+}
+
+export const yuanText = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
