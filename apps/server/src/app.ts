@@ -35,6 +35,8 @@ import { diskTusRoutes } from './features/disk/disk-tus.routes.js';
 import { shareRoutes } from './features/disk/share.routes.js';
 import { noteRoutes } from './features/note/note.routes.js';
 import { undoSendRoutes } from './features/undo-send/undo-send.routes.js';
+import { companyLifeRoutes } from './features/company-life/company-life.routes.js';
+import { companyLifeWestRoutes } from './features/company-life/company-life-west.routes.js';
 import { westAccountRoutes } from './features/west-account/west-account.routes.js';
 import { installWestGuard } from './features/west-account/west-guard.js';
 import { westPayRoutes } from './features/west-pay/west-pay.routes.js';
@@ -126,6 +128,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   welcomeRoutes(app, services.welcome);
   brandingRoutes(app, services.branding);
   undoSendRoutes(app, services.compose, services.db);
+  companyLifeRoutes(app, services.db, services.blobs);
+  companyLifeWestRoutes(app, services.db, config.smtp.hostname);
   installWestGuard(app, services.westAccounts);
   westAccountRoutes(app, services.westAccounts, services.westCaptcha);
   await westPayRoutes(app, services.westPay);

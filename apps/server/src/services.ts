@@ -216,6 +216,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
       loginUrl: (domain) => `${config.domainCheck.webUrl ?? `https://${domain}/`}#/pages/login/index?domain=${encodeURIComponent(domain)}`,
     }),
     branding: new BrandingService(db),
-    companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen }),
+    companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen, contacts: new ContactService(db), calendarIcs: new CalendarIcsService(db), messages }),
   };
 }

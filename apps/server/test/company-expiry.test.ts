@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/features/account/password.js';
-import { CompanyLifeService } from '../src/features/company-life/company-life.service.js';
 import { extendCompany, proRataCents, statusAt } from '../src/features/company-life/expiry.service.js';
 import { enqueueProvision } from '../src/features/company-life/provision.service.js';
 import { rawSmtp, startTestServer, type TestServer } from './harness.js';
-import { addCustomer } from './company-life-helpers.js';
+import { addCustomer, lifeNode } from './company-life-helpers.js';
 
 // Expiry (issue 19 §6) with a clock the test moves: reminders at 30, 7 and 1 day before, each
 // sent once; read-only at the expiry (mail arrives, cannot be sent); suspended 15 days later
@@ -17,7 +16,7 @@ afterAll(async () => s?.stop(), 120_000);
 
 const DAY = 86_400_000;
 const db = () => s.rt.services.db;
-const node = (now: () => Date) => new CompanyLifeService({ db: db(), blobs: s.rt.services.blobs, mailer: s.rt.services.mailer, now });
+const node = (now: () => Date) => lifeNode(s.rt.services, now);
 const outboxTo = async (rcpt: string) =>
   (await sql<{ idempotency_key: string }>`SELECT idempotency_key FROM outbox WHERE rcpt = ${rcpt} ORDER BY id`.execute(db())).rows.map((r) => r.idempotency_key);
 const statusOf = async (id: number) => (await db().selectFrom('companies').select(['status', 'expires_at', 'seats']).where('id', '=', id).executeTakeFirstOrThrow());

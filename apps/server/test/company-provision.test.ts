@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/features/account/password.js';
-import { CompanyLifeService } from '../src/features/company-life/company-life.service.js';
+import type { CompanyLifeDeps } from '../src/features/company-life/company-life.service.js';
 import { enqueueProvision, provisionStatus, type ProvisionOrder } from '../src/features/company-life/provision.service.js';
 import { startTestServer, type TestServer } from './harness.js';
-import { addCustomer } from './company-life-helpers.js';
+import { addCustomer, lifeNode } from './company-life-helpers.js';
 
 // Provisioning a bought company (issue 19 §5): a job recorded in the buyer's transaction, run by a
 // worker that creates the company, its domain with DKIM keys, the root department and the admin —
@@ -18,8 +18,7 @@ const db = () => s.rt.services.db;
 const order = (over: Partial<ProvisionOrder> & { orderId: number; customerId: number; domain: string }): ProvisionOrder => ({
   companyName: 'Shop Co', plan: 'standard', seats: 5, expiresAt: new Date('2027-12-01T00:00:00Z'), adminLocalPart: 'admin', ...over,
 });
-const node = (now: () => Date, onStep?: ConstructorParameters<typeof CompanyLifeService>[0]['onProvisionStep']) =>
-  new CompanyLifeService({ db: db(), blobs: s.rt.services.blobs, mailer: s.rt.services.mailer, now, onProvisionStep: onStep });
+const node = (now: () => Date, onStep?: CompanyLifeDeps['onProvisionStep']) => lifeNode(s.rt.services, now, { onProvisionStep: onStep });
 const companiesOf = async (customerId: number) =>
   (await sql<{ id: number }>`SELECT id FROM companies WHERE customer_id = ${customerId}`.execute(db())).rows;
 const noticesTo = async (rcpt: string) =>

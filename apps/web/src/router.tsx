@@ -97,6 +97,8 @@ const WestRechargePage = lazy(() => westArea().then((m) => ({ default: m.WestRec
 const WestBuyMailPage = lazy(() => westArea().then((m) => ({ default: m.WestBuyMailPage })));
 const WestAgreePage = lazy(() => westArea().then((m) => ({ default: m.WestAgreePage })));
 const WestRegisterPage = lazy(() => westArea().then((m) => ({ default: m.WestRegisterPage })));
+const WestMailDetailPage = lazy(() => westArea().then((m) => ({ default: m.WestMailDetailPage })));
+const WestRemoveAccountPage = lazy(() => westArea().then((m) => ({ default: m.WestRemoveAccountPage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -189,5 +191,7 @@ export const router = createHashRouter([
   { path: '/pages/west/buy-mail/index', element: lazyPage(WestBuyMailPage, false) },
   { path: '/pages/west/agree/index', element: lazyPage(WestAgreePage, false) },
   { path: '/pages/west/register/index', element: lazyPage(WestRegisterPage, false) },
+  { path: '/pages/west/mail-detail/index', element: lazyPage(WestMailDetailPage, false) },
+  { path: '/pages/west/remove-account/index', element: lazyPage(WestRemoveAccountPage, false) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

@@ -56,3 +56,4 @@ export const westApi = {
 };
 
 export const yuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
+export { get as westGet, post as westPost };

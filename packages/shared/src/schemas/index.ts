@@ -17,4 +17,5 @@ export * from './note.js';
 export * from './calendar.js';
 export * from './admin-domains.js';
 export * from './undo-send.js';
+export * from './company-life.js';
 export * from './west.js';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.js';
 import { ok } from '../../http/envelope.js';
 import type { App } from '../../http/types.js';
 import { companyAdmin } from './admin-guard.js';
-import { dkimTxtRecord } from './company.service.js';
+import { domainRecords } from './domain-records.js';
 import { domainsOf } from './domain.repository.js';
 
 /** The first piece of the admin console: the DNS records each hosted domain needs (DKIM now; SPF/DMARC checks come with the console). */
@@ -12,13 +12,7 @@ export function adminRoutes(app: App, db: Db, mailHost: string): void {
     const me = companyAdmin(req);
     const rows = await domainsOf(db, me.companyId);
     return ok({
-      list: rows.map((d) => ({
-        domain: d.name,
-        records: [
-          { name: d.name, type: 'MX' as const, value: `10 ${mailHost}.`, purpose: 'Receive mail for this domain here' },
-          { name: `${d.dkim_selector}._domainkey.${d.name}`, type: 'TXT' as const, value: dkimTxtRecord(d.dkim_public_key), purpose: 'DKIM: lets receivers verify mail signed by this server' },
-        ],
-      })),
+      list: rows.map((d) => domainRecords(d, mailHost)),
     });
   });
 }

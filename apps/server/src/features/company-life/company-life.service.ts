@@ -4,7 +4,12 @@ import type { Db, DbHandle } from '../../db/connect.js';
 import type { SystemMailer } from '../../delivery/system-mailer.js';
 import { QueueRunner } from '../../delivery/queue-runner.js';
 import { CompanyJobRunner, LIFE_POLL_MS } from './company-life.worker.js';
+import type { CalendarIcsService } from '../calendar/calendar-ics.service.js';
+import type { ContactService } from '../contact/contact.service.js';
+import type { MessageService } from '../message/message.service.js';
+import { runPurge } from './cancel.service.js';
 import { runExpiry } from './expiry.service.js';
+import { runExport, sweepExports } from './export.service.js';
 import { JOBS_CHANNEL } from './job.repository.js';
 import { runProvision, type ProvisionStep } from './provision.service.js';
 
@@ -12,6 +17,9 @@ export interface CompanyLifeDeps {
   db: Db;
   blobs: BlobService;
   mailer: SystemMailer;
+  contacts: ContactService;
+  calendarIcs: CalendarIcsService;
+  messages: MessageService;
   now?: () => Date;
   log?: Logger;
   listen?: DbHandle['listen'];
@@ -34,12 +42,15 @@ export class CompanyLifeService {
     this.now = d.now ?? (() => new Date());
     this.jobs = new CompanyJobRunner(d.db, this.now, d.log);
     this.jobs.handle('provision', (job, now) => runProvision({ db: d.db, mailer: d.mailer, log: d.log, onStep: d.onProvisionStep }, job, now));
+    this.jobs.handle('export', (job, now) => runExport({ db: d.db, blobs: d.blobs, store: d.blobs.store, contacts: d.contacts, calendarIcs: d.calendarIcs }, job, now));
+    this.jobs.handle('purge', (job, now) => runPurge({ db: d.db, blobs: d.blobs, messages: d.messages }, job, now));
     this.runner = new QueueRunner(() => this.tick(), LIFE_POLL_MS, d.log);
   }
 
   /** One round: due jobs, then statuses and reminders by the clock. Returns how much was done (the runner loops while > 0). */
   async tick(): Promise<number> {
-    return (await this.jobs.runDue()) + (await runExpiry({ db: this.d.db, mailer: this.d.mailer, now: this.now, log: this.d.log }));
+    return (await this.jobs.runDue()) + (await runExpiry({ db: this.d.db, mailer: this.d.mailer, now: this.now, log: this.d.log }))
+      + (await sweepExports(this.d.db, this.d.blobs, this.now()));
   }
 
   async start(): Promise<void> {

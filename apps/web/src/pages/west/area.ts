@@ -9,3 +9,5 @@ export { default as WestRechargePage } from './recharge/index';
 export { default as WestBuyMailPage } from './buy-mail/index';
 export { default as WestAgreePage } from './agree/index';
 export { default as WestRegisterPage } from './register/index';
+export { default as WestMailDetailPage } from './mail-detail/index';
+export { default as WestRemoveAccountPage } from './remove-account/index';
