@@ -48,6 +48,8 @@ import { NoteService } from './features/note/note.service.js';
 import { CalendarService } from './features/calendar/calendar.service.js';
 import { ReminderService } from './features/calendar/reminder.service.js';
 import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
+import { PeopleService } from './features/people/people.service.js';
+import { GroupService } from './features/group/group.service.js';
 
 export interface Services {
   config: Config;
@@ -105,6 +107,9 @@ export interface Services {
   /** Calendar reminders by mail and Web Push; run by the runtime when WORKERS is on. */
   reminders: ReminderService;
   calendarIcs: CalendarIcsService;
+  /** Issue 17: people, departments, admin scopes and quotas; aliases and mail groups. */
+  people: PeopleService;
+  groups: GroupService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -176,5 +181,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     signatures: new SignatureService({ db }),
     templates: new TemplateService({ db }),
     notes: new NoteService({ db }),
+    people: new PeopleService(db, companies, messages, blobs),
+    groups: new GroupService(db),
   };
 }
