@@ -15,6 +15,7 @@ import { InboundAuth } from './smtp/inbound-auth.js';
 import { HostedDomains } from './features/account/hosted-domains.js';
 import { QueueRunner } from './delivery/queue-runner.js';
 import { REMINDER_POLL_MS } from './features/calendar/reminder.service.js';
+import { QUOTA_NOTICE_POLL_MS } from './features/quota/quota-notice.service.js';
 
 export interface Runtime {
   services: Services;
@@ -73,6 +74,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
 
   const timers: NodeJS.Timeout[] = [];
   const reminders = new QueueRunner(() => services.reminders.tick(), REMINDER_POLL_MS, log);
+  const quotaNotices = new QueueRunner(() => services.quotaNotices.tick(), QUOTA_NOTICE_POLL_MS, log);
   // Staging files and spools of uploads that died with a crash; by age, so it is safe in every process sharing DATA_DIR.
   timers.push(setInterval(() => { services.blobs.store.sweep(STALE_TEMP_MS).catch((err: unknown) => log.error({ err }, 'staging sweep failed')); }, 10 * 60_000));
   if (config.workers) {
@@ -85,6 +87,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.ruleJobs.start();
     services.collectRunner.start();
     reminders.start();
+    quotaNotices.start();
   }
 
   return {
@@ -95,6 +98,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.ruleJobs.stop();
       await services.collectRunner.stop();
       await reminders.stop();
+      await quotaNotices.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

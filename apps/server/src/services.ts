@@ -50,6 +50,7 @@ import { ReminderService } from './features/calendar/reminder.service.js';
 import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
 import { PeopleService } from './features/people/people.service.js';
 import { GroupService } from './features/group/group.service.js';
+import { QuotaNoticeService } from './features/quota/quota-notice.service.js';
 
 export interface Services {
   config: Config;
@@ -110,6 +111,8 @@ export interface Services {
   /** Issue 17: people, departments, admin scopes and quotas; aliases and mail groups. */
   people: PeopleService;
   groups: GroupService;
+  /** Quota warnings mailed to the user and their admins; run by the runtime when WORKERS is on. */
+  quotaNotices: QuotaNoticeService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -183,5 +186,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     notes: new NoteService({ db }),
     people: new PeopleService(db, companies, messages, blobs),
     groups: new GroupService(db),
+    quotaNotices: new QuotaNoticeService({ db, mailer, log }),
   };
 }

@@ -176,6 +176,16 @@ describe('quotas', () => {
     // One more: full. The mail itself is still stored (it was accepted before the mailbox filled).
     await s.send({ from: 'x@example.com', to: 'op@acme.test', subject: 'fill', text: body });
     expect((await notices()).at(-1)).toBe(100);
+    // The warnings are mailed to the user and to the admins over them (boss: company-wide; not lead, whose Sales does not hold Ops).
+    const subjects = async (userId: number) => (await s.rt.services.db.selectFrom('messages').innerJoin('mail_contents', 'mail_contents.id', 'messages.content_id')
+      .select('mail_contents.subject').where('messages.user_id', '=', userId).execute()).map((m) => m.subject);
+    for (let i = 0; i < 100 && !(await subjects(ids.boss)).some((x) => x.includes('Mailbox full: op@acme.test')); i++) {
+      await s.rt.services.quotaNotices.tick();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await subjects(ids.boss)).filter((x) => x.includes('op@acme.test'))).toHaveLength(2);
+    expect((await subjects(ids.lead)).filter((x) => x.includes('op@acme.test'))).toHaveLength(0);
+    expect((await subjects(ids.op)).filter((x) => x.includes('Mailbox'))).toHaveLength(2);
     const before = (await folderOf(ids.op)).length;
     const err = await s.send({ from: 'x@example.com', to: 'op@acme.test', subject: 'refused', text: body }).catch((e: { responseCode: number; response: string }) => e);
     expect(err).toMatchObject({ responseCode: 452 });
