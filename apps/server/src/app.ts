@@ -41,6 +41,8 @@ import { westAccountRoutes } from './features/west-account/west-account.routes.j
 import { installWestGuard } from './features/west-account/west-guard.js';
 import { westPayRoutes } from './features/west-pay/west-pay.routes.js';
 import { westShopRoutes } from './features/west-shop/west-shop.routes.js';
+import { peopleRoutes } from './features/people/people.routes.js';
+import { groupRoutes } from './features/group/group.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -134,6 +136,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   westAccountRoutes(app, services.westAccounts, services.westCaptcha);
   await westPayRoutes(app, services.westPay);
   westShopRoutes(app, services.westShop);
+  peopleRoutes(app, services.people);
+  groupRoutes(app, services.people, services.groups);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -16,6 +16,7 @@ import { HostedDomains } from './features/account/hosted-domains.js';
 import { QueueRunner } from './delivery/queue-runner.js';
 import { REMINDER_POLL_MS } from './features/calendar/reminder.service.js';
 import { DOMAIN_CHECK_POLL_MS } from './features/domain-check/domain-check.service.js';
+import { QUOTA_NOTICE_POLL_MS } from './features/quota/quota-notice.service.js';
 
 export interface Runtime {
   services: Services;
@@ -75,6 +76,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
   const timers: NodeJS.Timeout[] = [];
   const reminders = new QueueRunner(() => services.reminders.tick(), REMINDER_POLL_MS, log);
   const consoleJobs = new QueueRunner(async () => (await services.domainChecks.runDue()) + (await services.welcome.runDue()), DOMAIN_CHECK_POLL_MS, log);
+  const quotaNotices = new QueueRunner(() => services.quotaNotices.tick(), QUOTA_NOTICE_POLL_MS, log);
   // Staging files and spools of uploads that died with a crash; by age, so it is safe in every process sharing DATA_DIR.
   timers.push(setInterval(() => { services.blobs.store.sweep(STALE_TEMP_MS).catch((err: unknown) => log.error({ err }, 'staging sweep failed')); }, 10 * 60_000));
   if (config.workers) {
@@ -90,6 +92,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     consoleJobs.start();
     services.westReconciler.start();
     await services.companyLife.start();
+    quotaNotices.start();
   }
 
   return {
@@ -103,6 +106,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await consoleJobs.stop();
       await services.westReconciler.stop();
       await services.companyLife.stop();
+      await quotaNotices.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

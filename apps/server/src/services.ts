@@ -50,7 +50,7 @@ import { ReminderService } from './features/calendar/reminder.service.js';
 import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
 import { DomainCheckService } from './features/domain-check/domain-check.service.js';
 import { domainResolver } from './features/domain-check/dns-check.js';
-import { WelcomeService } from './features/welcome/welcome.service.js';
+import { sendWelcome, WelcomeService } from './features/welcome/welcome.service.js';
 import { BrandingService } from './features/branding/branding.service.js';
 import { WestAccountService } from './features/west-account/west-account.service.js';
 import { WestCaptchaService } from './features/west-account/west-captcha.js';
@@ -58,6 +58,9 @@ import { WestPayService } from './features/west-pay/west-pay.service.js';
 import { westProviders } from './features/west-pay/providers.js';
 import { WestShopService } from './features/west-shop/west-shop.service.js';
 import { CompanyLifeService } from './features/company-life/company-life.service.js';
+import { PeopleService } from './features/people/people.service.js';
+import { GroupService } from './features/group/group.service.js';
+import { QuotaNoticeService } from './features/quota/quota-notice.service.js';
 
 export interface Services {
   config: Config;
@@ -129,6 +132,11 @@ export interface Services {
   westShop: WestShopService;
   /** Issue 19: provisioning, expiry, exports and cancellation of sold companies; its runner starts with the workers. */
   companyLife: CompanyLifeService;
+  /** Issue 17: people, departments, admin scopes and quotas; aliases and mail groups. */
+  people: PeopleService;
+  groups: GroupService;
+  /** Quota warnings mailed to the user and their admins; run by the runtime when WORKERS is on. */
+  quotaNotices: QuotaNoticeService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -180,6 +188,9 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const westAccounts = new WestAccountService({ db, mailer, captcha: westCaptcha, now: westNow, sessionDays: config.sessionDays, mailDomain: config.west.mailDomain });
   const westPay = new WestPayService({ db, providers: westProviders(config), now: westNow, log });
   const westReconciler = new QueueRunner(() => westPay.reconcileDue(), 60_000, log);
+  // Every user the console creates (one by one or by CSV) gets the company's welcome mail (issue 17).
+  const people = new PeopleService(db, companies, messages, blobs);
+  people.onUserCreated.push(sendWelcome);
   return {
     westClock, westCaptcha, westAccounts, westPay, westReconciler, westShop: new WestShopService({ db, now: westNow }),
     collect, collectRunner,
@@ -217,5 +228,8 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     }),
     branding: new BrandingService(db),
     companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen, contacts: new ContactService(db), calendarIcs: new CalendarIcsService(db), messages }),
+    people,
+    groups: new GroupService(db),
+    quotaNotices: new QuotaNoticeService({ db, mailer, log }),
   };
 }

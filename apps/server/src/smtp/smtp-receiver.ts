@@ -13,6 +13,7 @@ import type { SmtpLimitsConfig } from '../config.js';
 import { withAuthResults, type InboundAuth } from './inbound-auth.js';
 import { spooledMessage } from './spooled-message.js';
 import { SystemFolder } from '@mailwing/shared';
+import { groupAccepts } from '../features/group/send-policy.js';
 
 const MAX_RECIPIENTS = 100;
 // Mail up to this size is held in memory while it arrives (most is 4–40 KB); bigger goes to a spool.
@@ -79,6 +80,11 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
           // A suspended company's mail is refused for now (4xx), never dropped (company-life/expiry.service.ts).
           const refusal = await inboundRefusal(deps.db, rcpt.split('@')[1] ?? '');
           if (refusal) return cb(reply(refusal.code, refusal.text));
+          // Issue 17: a full mailbox (or a group with one) waits with a temporary 452, so the sender's server retries and nothing is lost.
+          if (found.some((t) => t.full)) return cb(reply(452, `4.2.2 <${rcpt}>: mailbox full, try again later`));
+          if (found[0]!.via === 'group' && !(await groupAccepts(deps.db, rcpt, session.envelope.mailFrom ? session.envelope.mailFrom.address : ''))) {
+            return cb(reply(550, `5.7.1 <${rcpt}>: you may not send to this group`));
+          }
           map.set(rcpt, found);
           return cb();
         }

@@ -19,3 +19,4 @@ export * from './admin-domains.js';
 export * from './undo-send.js';
 export * from './company-life.js';
 export * from './west.js';
+export * from './admin-people.js';

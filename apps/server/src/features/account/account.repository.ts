@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { User } from '../../db/types.js';
+import { withPeopleTables } from '../people/tables.js';
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
@@ -19,21 +20,36 @@ export interface LocalTarget {
   userId: number;
   /** 'direct' for a user or alias; 'group' when reached through a group or department address. */
   via: 'direct' | 'group';
+  /** The mailbox is at 100 % of its quota (users.quota_level, kept by migration 018's trigger): new mail waits (452 4.2.2). */
+  full?: boolean;
 }
+
+// A group reaches its listed users and every active user of its departments' subtrees
+// (and of its own department, for a department address). Shared by both resolvers.
+const GROUP_MEMBERS = `
+  SELECT a.addr, u.id AS user_id, u.quota_level >= 100 AS full FROM a
+    JOIN mail_groups g ON g.address = a.addr
+    JOIN LATERAL (
+      WITH RECURSIVE d(id) AS (
+        SELECT department_id FROM mail_group_departments WHERE group_id = g.id
+        UNION SELECT g.department_id WHERE g.department_id IS NOT NULL
+        UNION SELECT dd.id FROM departments dd JOIN d ON dd.parent_id = d.id)
+      SELECT gm.user_id AS id FROM mail_group_members gm WHERE gm.group_id = g.id
+      UNION SELECT du.id FROM users du WHERE du.company_id = g.company_id AND du.department_id IN (SELECT id FROM d)
+    ) m ON true
+    JOIN users u ON u.id = m.id AND u.status = 'active'`;
 
 /** Resolves one address to the local mailboxes it reaches; empty when not hosted here. */
 export async function resolveLocal(db: Db, address: string): Promise<LocalTarget[]> {
   const addr = address.toLowerCase();
-  const user = await db.selectFrom('users').select('id').where('email', '=', addr).where('status', '=', 'active').executeTakeFirst();
-  if (user) return [{ userId: user.id, via: 'direct' }];
-  const alias = await db.selectFrom('aliases').innerJoin('users', 'users.id', 'aliases.user_id')
-    .select('users.id').where('aliases.address', '=', addr).where('users.status', '=', 'active').executeTakeFirst();
-  if (alias) return [{ userId: alias.id, via: 'direct' }];
-  const members = await db.selectFrom('mail_groups')
-    .innerJoin('mail_group_members', 'mail_group_members.group_id', 'mail_groups.id')
-    .innerJoin('users', 'users.id', 'mail_group_members.user_id')
-    .select('users.id').where('mail_groups.address', '=', addr).where('users.status', '=', 'active').execute();
-  return members.map((m) => ({ userId: m.id, via: 'group' as const }));
+  const p = withPeopleTables(db);
+  const user = await p.selectFrom('users').select(['id', 'quota_level']).where('email', '=', addr).where('status', '=', 'active').executeTakeFirst();
+  if (user) return [{ userId: user.id, via: 'direct', full: user.quota_level >= 100 }];
+  const alias = await p.selectFrom('aliases').innerJoin('users', 'users.id', 'aliases.user_id')
+    .select(['users.id', 'users.quota_level']).where('aliases.address', '=', addr).where('users.status', '=', 'active').executeTakeFirst();
+  if (alias) return [{ userId: alias.id, via: 'direct', full: alias.quota_level >= 100 }];
+  const members = await sql<{ user_id: number; full: boolean }>`WITH a(addr) AS (SELECT ${addr}::text) ${sql.raw(GROUP_MEMBERS)}`.execute(db);
+  return members.rows.map((m) => ({ userId: Number(m.user_id), via: 'group' as const, full: m.full }));
 }
 
 export async function isHostedDomain(db: Db, domain: string): Promise<boolean> {
@@ -94,20 +110,19 @@ export async function resolveMany(db: Db, addresses: string[]): Promise<Map<stri
   const list = [...new Set(addresses.map((a) => a.toLowerCase()))];
   const out = new Map<string, ResolvedAddress>(list.map((a) => [a, { targets: [], hosted: false }]));
   if (list.length === 0) return out;
-  const rows = await sql<{ addr: string; user_id: number | null; via: 'direct' | 'group' | 'domain' }>`
+  const rows = await sql<{ addr: string; user_id: number | null; via: 'direct' | 'group' | 'domain'; full: boolean | null }>`
     WITH a(addr) AS (SELECT unnest(${list}::text[]))
-    SELECT a.addr, u.id AS user_id, 'direct' AS via FROM a JOIN users u ON u.email = a.addr AND u.status = 'active'
+    SELECT a.addr, u.id AS user_id, 'direct' AS via, u.quota_level >= 100 AS full FROM a JOIN users u ON u.email = a.addr AND u.status = 'active'
     UNION ALL
-    SELECT a.addr, u.id, 'direct' FROM a JOIN aliases al ON al.address = a.addr JOIN users u ON u.id = al.user_id AND u.status = 'active'
+    SELECT a.addr, u.id, 'direct', u.quota_level >= 100 FROM a JOIN aliases al ON al.address = a.addr JOIN users u ON u.id = al.user_id AND u.status = 'active'
     UNION ALL
-    SELECT a.addr, u.id, 'group' FROM a JOIN mail_groups g ON g.address = a.addr
-      JOIN mail_group_members gm ON gm.group_id = g.id JOIN users u ON u.id = gm.user_id AND u.status = 'active'
+    SELECT gm.addr, gm.user_id, 'group', gm.full FROM (${sql.raw(GROUP_MEMBERS)}) gm
     UNION ALL
-    SELECT a.addr, NULL, 'domain' FROM a JOIN domains d ON d.name = split_part(a.addr, '@', 2)`.execute(db);
+    SELECT a.addr, NULL, 'domain', NULL FROM a JOIN domains d ON d.name = split_part(a.addr, '@', 2)`.execute(db);
   for (const r of rows.rows) {
     const entry = out.get(r.addr)!;
     if (r.via === 'domain') entry.hosted = true;
-    else entry.targets.push({ userId: r.user_id!, via: r.via });
+    else entry.targets.push({ userId: Number(r.user_id), via: r.via, full: r.full === true });
   }
   for (const entry of out.values()) {
     if (entry.targets.some((t) => t.via === 'direct')) entry.targets = entry.targets.filter((t) => t.via === 'direct');

@@ -11,6 +11,7 @@ import { headerBlock } from '../../delivery/dsn.js';
 import * as outbox from '../../delivery/outbox.repository.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import { resolveMany } from '../account/account.repository.js';
+import { groupAccepts } from '../group/send-policy.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { composeMime } from '../message/compose-mime.js';
 import type { IngestService, NewMail } from '../message/ingest.service.js';
@@ -97,6 +98,9 @@ export class ComposeService {
     // stays null on the sent copy), so nothing, local or remote, leaves before the window ends.
     const undoMs = !sendAt && input.undo ? (await undoSeconds(this.d.db, me.userId)) * 1000 : 0;
     const undoUntil = undoMs > 0 ? new Date(now + undoMs) : null;
+    // Issue 17: a full mailbox or a group that does not take mail from this sender is refused now, while the writer can act on it.
+    if (plan.full.length > 0) throw invalid('to', `${plan.full[0]}: mailbox full`, 'compose.recipient_full');
+    for (const g of plan.groups) if (!(await groupAccepts(this.d.db, g, me.email))) throw invalid('to', `${g}: you may not send to this group`, 'compose.group_closed');
     const built = await this.build(me, input, false);
     const hold = !sendAt && !undoUntil && (await this.review(built.sender, recipients, input.subject)) === 'hold';
     const status: SendResult['status'] = hold ? 'audit_waiting' : sendAt || undoUntil || plan.external.length > 0 ? 'sending' : 'sent';
@@ -364,8 +368,10 @@ export class ComposeService {
   /** Sorts recipients into local mailboxes (a direct address wins over a group), outside addresses, and unknown ones of ours. */
   private async plan(db: Db, recipients: Address[]): Promise<Plan> {
     const resolved = await resolveMany(db, recipients.map((r) => r.address));
-    const plan: Plan = { local: new Map(), usersOf: new Map(), external: [], unknown: [] };
+    const plan: Plan = { local: new Map(), usersOf: new Map(), external: [], unknown: [], full: [], groups: [] };
     for (const [address, r] of resolved) {
+      if (r.targets.some((t) => t.full)) plan.full.push(address);
+      if (r.targets.some((t) => t.via === 'group')) plan.groups.push(address);
       if (r.targets.length > 0) {
         plan.usersOf.set(address, r.targets.map((t) => t.userId));
         for (const t of r.targets) {
@@ -462,7 +468,7 @@ export class ComposeService {
 /** What dispatching needs of a sent copy. */
 type SentInfo = Pick<repo.SentCopy, 'id' | 'content_id' | 'blob_hash' | 'size' | 'urgent' | 'has_attach'>;
 
-interface Plan { local: Map<number, number>; usersOf: Map<string, number[]>; external: string[]; unknown: string[] }
+interface Plan { local: Map<number, number>; usersOf: Map<string, number[]>; external: string[]; unknown: string[]; full: string[]; groups: string[] }
 
 type RowMaker = (folder: number, bcc: Address[], state: string | null, sendAt: Date | null) => NewMessage;
 
