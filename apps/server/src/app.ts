@@ -31,6 +31,8 @@ import { diskRoutes } from './features/disk/disk.routes.js';
 import { diskTusRoutes } from './features/disk/disk-tus.routes.js';
 import { shareRoutes } from './features/disk/share.routes.js';
 import { noteRoutes } from './features/note/note.routes.js';
+import { auditRoutes } from './features/audit/audit.routes.js';
+import { companyListRoutes } from './features/company-list/company-list.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -98,6 +100,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   await diskTusRoutes(app, services.diskUploads);
   noteRoutes(app, services.notes);
   calendarRoutes(app, services.calendar, services.calendarIcs);
+  auditRoutes(app, services.audit);
+  companyListRoutes(app, services.companyLists);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

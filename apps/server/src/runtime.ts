@@ -68,7 +68,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     db: services.db, domains, resolver: authResolver(config.delivery.dnsServers, config.inboundAuth.dnsTimeoutMs),
     hostname: config.smtp.hostname, deadlineMs: config.inboundAuth.deadlineMs, log,
   });
-  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log, inbound, domains }, config.smtp, config.smtpLimits);
+  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log, inbound, domains, lists: services.companyLists }, config.smtp, config.smtpLimits);
   const smtpPort = await listenSmtp(smtp, config.smtp.port, config.smtp.host);
 
   const timers: NodeJS.Timeout[] = [];
@@ -85,6 +85,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.ruleJobs.start();
     services.collectRunner.start();
     reminders.start();
+    services.auditRunner.start();
   }
 
   return {
@@ -95,6 +96,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.ruleJobs.stop();
       await services.collectRunner.stop();
       await reminders.stop();
+      await services.auditRunner.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

@@ -15,3 +15,4 @@ export * from './collect.js';
 export * from './disk.js';
 export * from './note.js';
 export * from './calendar.js';
+export * from './audit.js';
