@@ -24,7 +24,7 @@ beforeAll(async () => {
   admin = await s.login('admin@demo.test');
   const rows = await s.rt.services.db.selectFrom('users').select(['id', 'email']).execute();
   ids = Object.fromEntries(rows.map((r) => [r.email, r.id]));
-}, 180_000);
+}, 400_000);
 afterAll(async () => {
   await s?.stop();
   await mx?.close();

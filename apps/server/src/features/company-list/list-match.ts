@@ -30,9 +30,12 @@ function parseCidr(p: string): { text: string; bits: bigint; prefix: number; v6:
   const max = ip.v6 ? 128 : 32;
   const prefix = len === undefined ? max : /^\d{1,3}$/.test(len) ? Number(len) : -1;
   if (prefix < 0 || prefix > max) return null;
-  return { text: ip.v6 ? addr : ip.text, bits: mask(ip.bits, prefix, max), prefix, v6: ip.v6 };
+  const bits = mask(ip.bits, prefix, max);
+  return { text: ip.v6 ? v6Text(bits) : v4Text(bits), bits, prefix, v6: ip.v6 };
 }
 
+const v4Text = (b: bigint) => [24n, 16n, 8n, 0n].map((n) => String((b >> n) & 255n)).join('.');
+const v6Text = (b: bigint) => Array.from({ length: 8 }, (_, i) => ((b >> BigInt(112 - 16 * i)) & 0xffffn).toString(16)).join(':');
 const mask = (bits: bigint, prefix: number, max: number) => (prefix === 0 ? 0n : (bits >> BigInt(max - prefix)) << BigInt(max - prefix));
 
 /** An IP as a number; IPv4-mapped IPv6 (what a dual-stack socket reports) counts as the IPv4 address. */
@@ -83,17 +86,24 @@ export class CompiledList {
   }
 
   /**
-   * The deciding entry for a sender: the most specific match wins (exact address, then
-   * *@domain, then IP by longest prefix); at one level, allow beats block. So "block
-   * *@example.com" with "allow boss@example.com" lets the boss through, and "allow
-   * *@example.com" with "block spam@example.com" stops that one address.
+   * The deciding entry for a sender. For each address (envelope and header From) its most
+   * specific entry counts: the exact address, else its *@domain; at one level allow beats
+   * block. If several addresses are listed, a block on any of them wins: an allowed
+   * envelope sender does not carry a blocked From past the list. Only when no address is
+   * listed does the client IP decide, by its longest matching prefix. So "block
+   * *@example.com" with "allow boss@example.com" lets the boss through, "allow
+   * *@example.com" with "block spam@example.com" stops that one address, and an allowed
+   * address gets through from a blocked network.
    */
   match(addresses: string[], ip: string | null): ListEntry | null {
     const pick = (list: ListEntry[]) => list.find((e) => e.kind === 'allow') ?? list[0] ?? null;
-    const exact = addresses.flatMap((a) => this.addresses.get(a.toLowerCase()) ?? []);
-    if (exact.length > 0) return pick(exact);
-    const byDomain = addresses.flatMap((a) => this.domains.get(a.slice(a.lastIndexOf('@') + 1).toLowerCase()) ?? []);
-    if (byDomain.length > 0) return pick(byDomain);
+    const decided = addresses.flatMap((raw) => {
+      const a = raw.toLowerCase();
+      const exact = this.addresses.get(a);
+      const hit = exact ? pick(exact) : pick(this.domains.get(a.slice(a.lastIndexOf('@') + 1)) ?? []);
+      return hit ? [hit] : [];
+    });
+    if (decided.length > 0) return decided.find((e) => e.kind === 'block') ?? decided[0]!;
     const bits = ip ? toBits(ip) : null;
     if (!bits) return null;
     const best: Cidr[] = [];
