@@ -79,6 +79,13 @@ const DiskSharePage = lazy(() => diskArea().then((m) => ({ default: m.DiskShareP
 const notesArea = () => import('./pages/modules/notes/area');
 const NotesPage = lazy(() => notesArea().then((m) => ({ default: m.NotesPage })));
 const NoteEditPage = lazy(() => notesArea().then((m) => ({ default: m.NoteEditPage })));
+// Issue 17: outgoing-mail audit and company lists, one lazy area.
+const auditArea = () => import('./pages/admin/audit-area');
+const AdminAuditPage = lazy(() => auditArea().then((m) => ({ default: m.AdminAuditPage })));
+const AdminListsPage = lazy(() => auditArea().then((m) => ({ default: m.AdminListsPage })));
+const AuditListPage = lazy(() => auditArea().then((m) => ({ default: m.AuditListPage })));
+const AuditPreviewPage = lazy(() => auditArea().then((m) => ({ default: m.AuditPreviewPage })));
+const AuditLinkPage = lazy(() => auditArea().then((m) => ({ default: m.AuditLinkPage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -159,5 +166,11 @@ export const router = createHashRouter([
   { path: '/pages/modules/disk/share', element: lazyPage(DiskSharePage, false) },
   { path: '/pages/modules/notes/index', element: lazyPage(NotesPage) },
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
+  { path: '/pages/admin/audit/index', element: lazyPage(AdminAuditPage) },
+  { path: '/pages/admin/lists/index', element: lazyPage(AdminListsPage) },
+  { path: '/pages/audit/index', element: lazyPage(AuditListPage) },
+  { path: '/pages/audit/preview', element: lazyPage(AuditPreviewPage) },
+  // The auditor's notification-mail link works without a session: the token is the credential.
+  { path: '/pages/audit/link/index', element: lazyPage(AuditLinkPage, false) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);
