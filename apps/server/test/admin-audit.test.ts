@@ -90,6 +90,8 @@ describe('rule matching', () => {
 describe('held mail', () => {
   it('reaches no one, inside or outside, until an auditor passes it from the phone', async () => {
     await rule({ name: 'Contracts', kind: 'keyword', params: JSON.stringify({ keywords: ['合同'] }) });
+    const rules = await s.get<{ list: { name: string; params: { keywords?: string[] }; auditors: { email: string }[] }[] }>('/h5/admin/audit/rules', {}, admin);
+    expect(rules.data.list).toMatchObject([{ name: 'Contracts', params: { keywords: ['合同'] }, auditors: [{ email: 'admin@demo.test' }] }]);
     const before = mx.received.length;
     const sent = await send(alice, { to: 'bob@demo.test,partner@outside.example', subject: '合同 draft A', html: '<p>Terms</p><script>alert(1)</script>' });
     expect(sent.status).toBe('audit_waiting');

@@ -27,8 +27,13 @@ export const AuditRuleParams = z.object({
 });
 export type AuditRuleParams = z.infer<typeof AuditRuleParams>;
 
+/** A rule's condition as the server answers it: plain lists (the input's preprocessing cannot encode a response). */
+export const AuditRuleParamsOut = z.object({
+  userIds: z.array(z.string()).optional(), departmentIds: z.array(z.string()).optional(), keywords: z.array(z.string()).optional(),
+  fields: z.array(z.enum(AUDIT_KEYWORD_FIELDS)).optional(), minBytes: z.number().optional(), domains: z.array(z.string()).optional(),
+});
 export const AuditRule = z.object({
-  id: z.string(), name: z.string(), kind: z.enum(AUDIT_RULE_KINDS), params: AuditRuleParams,
+  id: z.string(), name: z.string(), kind: z.enum(AUDIT_RULE_KINDS), params: AuditRuleParamsOut,
   auditors: z.array(z.object({ id: z.string(), email: z.string(), name: z.string() })),
   timeoutMin: z.number().int(), onTimeout: z.enum(['pass', 'reject']), enabled: z.boolean(),
 });
