@@ -49,7 +49,7 @@ export default function AuditPreviewPage() {
               {open && <><br />{m.auditDue(new Date(item.dueAt * 1000).toLocaleString(), item.onTimeout === 'pass')}</>}
             </div>
             <div className="mw-audit-body"><MailBody html={data.mail.html || `<pre>${escapeHtml(data.mail.text)}</pre>`} title={item.subject} /></div>
-            {data.mail.attachments.length > 0 && <div className="mw-audit-meta">📎 {data.mail.attachments.map((a) => a.name).join(', ')}</div>}
+            {data.mail.attachments.length > 0 && <div className="mw-audit-meta">{data.mail.attachments.map((a) => a.name).join(', ')}</div>}
             {open && (
               <div className="mw-audit-actions">
                 <Button color="danger" onClick={() => void reject()} data-action="audit-reject">{m.auditReject}</Button>

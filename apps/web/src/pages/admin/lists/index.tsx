@@ -53,7 +53,7 @@ export default function AdminListsPage() {
         <List header={`${m.listsBlock} / ${m.listsAllow}`}>
           {entries.length === 0 && <List.Item>{m.listsEmpty}</List.Item>}
           {entries.map((e) => (
-            <List.Item key={e.id} data-entry={e.pattern} description={e.note || undefined} prefix={e.kind === 'block' ? '⛔' : '✅'}
+            <List.Item key={e.id} data-entry={e.pattern} description={e.note || undefined} prefix={<span className={`mw-audit-tag mw-audit-tag-${e.kind}`}>{e.kind === 'block' ? m.listsBlock : m.listsAllow}</span>}
               extra={<Button size="small" fill="none" className="mw-audit-touch" onClick={() => void listsApi.remove(e.id).then(load, fail)}>{m.auditDelete}</Button>}>
               {e.pattern}
             </List.Item>
