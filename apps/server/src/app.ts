@@ -43,6 +43,8 @@ import { westPayRoutes } from './features/west-pay/west-pay.routes.js';
 import { westShopRoutes } from './features/west-shop/west-shop.routes.js';
 import { peopleRoutes } from './features/people/people.routes.js';
 import { groupRoutes } from './features/group/group.routes.js';
+import { auditRoutes } from './features/audit/audit.routes.js';
+import { companyListRoutes } from './features/company-list/company-list.routes.js';
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
@@ -138,6 +140,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   westShopRoutes(app, services.westShop);
   peopleRoutes(app, services.people);
   groupRoutes(app, services.people, services.groups);
+  auditRoutes(app, services.audit);
+  companyListRoutes(app, services.companyLists);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

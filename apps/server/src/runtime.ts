@@ -70,7 +70,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     db: services.db, domains, resolver: authResolver(config.delivery.dnsServers, config.inboundAuth.dnsTimeoutMs),
     hostname: config.smtp.hostname, deadlineMs: config.inboundAuth.deadlineMs, log,
   });
-  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log, inbound, domains }, config.smtp, config.smtpLimits);
+  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log, inbound, domains, lists: services.companyLists }, config.smtp, config.smtpLimits);
   const smtpPort = await listenSmtp(smtp, config.smtp.port, config.smtp.host);
 
   const timers: NodeJS.Timeout[] = [];
@@ -93,6 +93,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.westReconciler.start();
     await services.companyLife.start();
     quotaNotices.start();
+    services.auditRunner.start();
   }
 
   return {
@@ -107,6 +108,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.westReconciler.stop();
       await services.companyLife.stop();
       await quotaNotices.stop();
+      await services.auditRunner.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

@@ -10,7 +10,6 @@ import { MailboxService } from './features/mailbox/mailbox.service.js';
 import { IngestService } from './features/message/ingest.service.js';
 import { MessageService } from './features/message/message.service.js';
 import { ParsePool } from './features/message/parse-pool.js';
-import { companyAuditPolicy } from './features/compose/audit-policy.js';
 import { ComposeService } from './features/compose/compose.service.js';
 import { UploadService } from './features/compose/upload.service.js';
 import { DeliveryWorker } from './delivery/delivery.worker.js';
@@ -61,6 +60,8 @@ import { CompanyLifeService } from './features/company-life/company-life.service
 import { PeopleService } from './features/people/people.service.js';
 import { GroupService } from './features/group/group.service.js';
 import { QuotaNoticeService } from './features/quota/quota-notice.service.js';
+import { AuditService } from './features/audit/audit.service.js';
+import { CompanyListService } from './features/company-list/company-list.service.js';
 
 export interface Services {
   config: Config;
@@ -137,6 +138,11 @@ export interface Services {
   groups: GroupService;
   /** Quota warnings mailed to the user and their admins; run by the runtime when WORKERS is on. */
   quotaNotices: QuotaNoticeService;
+  /** Issue 17: outgoing-mail audit (the policy compose asks) and its timeout runner. */
+  audit: AuditService;
+  auditRunner: QueueRunner;
+  /** Issue 17: company block/allow lists, judged on the SMTP path. */
+  companyLists: CompanyListService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -152,9 +158,11 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const hostname = config.smtp.hostname;
   const outbound = new SmtpOutbound(config.delivery, hostname);
   const delivery = new DeliveryWorker({ db, store, ingest, outbound, cfg: config.delivery, hostname, log });
+  // Audit mails auditors and senders through the system mailer, made below; a pass wakes the timed-send runner.
+  const audit = new AuditService({ db, messages, mailer: { send: (m) => mailer.send(m) }, webBase: `https://${hostname}`, onReleased: () => queue.wake(), log });
   // The runner needs compose (timed sends) and compose needs to wake the runner after a send.
   const compose = new ComposeService({
-    db, blobs, parser, uploads, messages, ingest, policy: companyAuditPolicy, hostname, maxTotalBytes: config.attachments.maxTotalBytes,
+    db, blobs, parser, uploads, messages, ingest, policy: audit, hostname, maxTotalBytes: config.attachments.maxTotalBytes,
     onQueued: () => queue.wake(),
   });
   const queue = new QueueRunner(async () => (await compose.dispatchDue()) + (await delivery.runOnce()), config.delivery.pollMs, log);
@@ -231,5 +239,9 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     people,
     groups: new GroupService(db),
     quotaNotices: new QuotaNoticeService({ db, mailer, log }),
+    audit,
+    // Timeouts fire within the poll interval plus a round: well inside the ±1 min promise.
+    auditRunner: new QueueRunner(() => audit.timeoutDue(), 15_000, log),
+    companyLists: new CompanyListService({ db, log }),
   };
 }

@@ -241,20 +241,26 @@ describe('recall', () => {
 });
 
 describe('the audit seam', () => {
-  it('holds mail while the company audits outgoing mail, and delivers it once released', async () => {
+  it('holds mail an audit rule catches, and delivers it once the auditor passes it', async () => {
     const db = s.rt.services.db;
-    await db.updateTable('companies').set({ audit_outgoing: true }).execute();
+    const admin = await s.login('admin@demo.test');
+    const { id: adminId } = await db.selectFrom('users').select('id').where('email', '=', 'admin@demo.test').executeTakeFirstOrThrow();
+    const rule = await s.post<{ id: string }>('/h5/admin/audit/rule-save', { name: 'Everything', kind: 'all', auditors: String(adminId) }, admin);
+    expect(rule.code).toBe(200);
     try {
       const sent = await send(alice, { to: 'bob@demo.test', subject: 'Needs approval' });
       expect(sent.status).toBe('audit_waiting');
       await s.rt.services.compose.dispatchDue();
       expect((await list(bob, '0')).list.some((m) => m.subject === 'Needs approval')).toBe(false);
       expect((await s.get<Mail>('/h5/read/index', { mid: sent.id }, alice)).data.status).toBe('audit_waiting');
-      await s.rt.services.compose.release(Number(sent.id));
+      const held = await s.get<{ list: { id: string; mid: string }[] }>('/h5/audit/held', {}, admin);
+      const item = held.data.list.find((h) => h.mid === sent.id)!;
+      expect((await s.post('/h5/audit/decide', { id: item.id, action: 'pass' }, admin)).code).toBe(200);
+      await s.rt.services.compose.dispatchDue();
       expect((await list(bob, '0')).list.some((m) => m.subject === 'Needs approval')).toBe(true);
       expect((await s.get<Mail>('/h5/read/index', { mid: sent.id }, alice)).data.status).toBe('sent');
     } finally {
-      await db.updateTable('companies').set({ audit_outgoing: false }).execute();
+      await s.post('/h5/admin/audit/rule-delete', { id: rule.data.id }, admin);
     }
   });
 });

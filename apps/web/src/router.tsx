@@ -99,6 +99,13 @@ const WestAgreePage = lazy(() => westArea().then((m) => ({ default: m.WestAgreeP
 const WestRegisterPage = lazy(() => westArea().then((m) => ({ default: m.WestRegisterPage })));
 const WestMailDetailPage = lazy(() => westArea().then((m) => ({ default: m.WestMailDetailPage })));
 const WestRemoveAccountPage = lazy(() => westArea().then((m) => ({ default: m.WestRemoveAccountPage })));
+// Issue 17: outgoing-mail audit and company lists, one lazy area.
+const auditArea = () => import('./pages/admin/audit-area');
+const AdminAuditPage = lazy(() => auditArea().then((m) => ({ default: m.AdminAuditPage })));
+const AdminListsPage = lazy(() => auditArea().then((m) => ({ default: m.AdminListsPage })));
+const AuditListPage = lazy(() => auditArea().then((m) => ({ default: m.AuditListPage })));
+const AuditPreviewPage = lazy(() => auditArea().then((m) => ({ default: m.AuditPreviewPage })));
+const AuditLinkPage = lazy(() => auditArea().then((m) => ({ default: m.AuditLinkPage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -193,5 +200,11 @@ export const router = createHashRouter([
   { path: '/pages/west/register/index', element: lazyPage(WestRegisterPage, false) },
   { path: '/pages/west/mail-detail/index', element: lazyPage(WestMailDetailPage, false) },
   { path: '/pages/west/remove-account/index', element: lazyPage(WestRemoveAccountPage, false) },
+  { path: '/pages/admin/audit/index', element: lazyPage(AdminAuditPage) },
+  { path: '/pages/admin/lists/index', element: lazyPage(AdminListsPage) },
+  { path: '/pages/audit/index', element: lazyPage(AuditListPage) },
+  { path: '/pages/audit/preview', element: lazyPage(AuditPreviewPage) },
+  // The auditor's notification-mail link works without a session: the token is the credential.
+  { path: '/pages/audit/link/index', element: lazyPage(AuditLinkPage, false) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

@@ -42,3 +42,17 @@ export function headerFromDomains(raw: Buffer): string[] {
   }
   return [...out].filter(Boolean);
 }
+
+/** The addresses of every From header (lower case), for the company block/allow lists. */
+export function headerFromAddresses(raw: Buffer): string[] {
+  const out = new Set<string>();
+  for (const line of headerLines(raw)) {
+    const m = /^from[ \t]*:(.*)$/is.exec(line);
+    if (!m) continue;
+    for (const a of addressparser(m[1] ?? '', { flatten: true })) {
+      const address = (a.address.includes('=?') ? decodeWord(a.address) : a.address).trim().toLowerCase();
+      if (address.includes('@')) out.add(address);
+    }
+  }
+  return [...out];
+}

@@ -14,6 +14,9 @@ import { withAuthResults, type InboundAuth } from './inbound-auth.js';
 import { spooledMessage } from './spooled-message.js';
 import { SystemFolder } from '@mailwing/shared';
 import { groupAccepts } from '../features/group/send-policy.js';
+import type { CompanyListService } from '../features/company-list/company-list.service.js';
+import { screenCompanyLists } from '../features/company-list/company-list.screen.js';
+import { headerFromAddresses } from './header-from.js';
 
 const MAX_RECIPIENTS = 100;
 // Mail up to this size is held in memory while it arrives (most is 4–40 KB); bigger goes to a spool.
@@ -36,7 +39,7 @@ const isReply = (err: unknown): err is SmtpError => err instanceof Error && type
  * and mail is stored through the account and message features. A message is
  * acknowledged with 250 only after IngestService has fsynced and committed it.
  */
-export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth; domains: HostedDomains }, opts: SmtpReceiverOptions, limits: SmtpLimitsConfig): SMTPServer {
+export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth; domains: HostedDomains; lists?: CompanyListService }, opts: SmtpReceiverOptions, limits: SmtpLimitsConfig): SMTPServer {
   const targets = new WeakMap<SMTPServerSession, Map<string, LocalTarget[]>>();
 
   const guard = new ConnectionGuard(limits, deps.log);
@@ -76,6 +79,11 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
       if (map.size >= MAX_RECIPIENTS) return cb(reply(452, '4.5.3 Too many recipients in one transaction'));
       (async () => {
         const found = await resolveLocal(deps.db, rcpt);
+        // The recipient's company blocks this envelope sender or client IP: refused here, per recipient.
+        const listed = found.length > 0 && deps.lists
+          ? await deps.lists.judge(rcpt.split('@')[1] ?? '', { addresses: [session.envelope.mailFrom ? session.envelope.mailFrom.address.toLowerCase() : ''], ip: session.remoteAddress })
+          : null;
+        if (listed?.kind === 'block') return cb(reply(550, `5.7.1 <${rcpt}>: the recipient's organisation does not accept mail from this sender`));
         if (found.length > 0) {
           // A suspended company's mail is refused for now (4xx), never dropped (company-life/expiry.service.ts).
           const refusal = await inboundRefusal(deps.db, rcpt.split('@')[1] ?? '');
@@ -133,16 +141,25 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
     const recipients = toRecipients(targets.get(session));
     const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
     const peer = { ip: session.remoteAddress, helo: session.hostNameAppearsAs, mailFrom: from };
+    // Company lists after sender authentication: a DMARC p=reject failure is refused before any list is asked.
+    const listed = async (head: Buffer, screened: LocalRecipient[]): Promise<LocalRecipient[]> => {
+      if (!deps.lists) return screened;
+      const out = await screenCompanyLists(deps.lists, targets.get(session) ?? new Map(), screened, { addresses: [from.toLowerCase(), ...headerFromAddresses(head)], ip: peer.ip });
+      if (out === 'refuse') throw reply(550, '5.7.1 The recipients\' organisation does not accept mail from this sender');
+      return out;
+    };
     if (!data.spool) {
       const raw = Buffer.concat([trace, ...data.chunks]);
       const screened = await deps.inbound.screen(raw, peer, recipients);
       if ('refuse' in screened) throw reply(screened.refuse.code, screened.refuse.text);
-      return (await deps.ingest.deliver(withAuthResults(raw, screened.header), from, screened.recipients))[0] ?? 0;
+      return (await deps.ingest.deliver(withAuthResults(raw, screened.header), from, await listed(raw, screened.recipients)))[0] ?? 0;
     }
     try {
-      const screened = await deps.inbound.screen(spooledMessage(trace, data.spool), peer, recipients);
+      const source = spooledMessage(trace, data.spool);
+      const screened = await deps.inbound.screen(source, peer, recipients);
       if ('refuse' in screened) throw reply(screened.refuse.code, screened.refuse.text);
-      return (await deps.ingest.deliverSpooled(withAuthResults(trace, screened.header), data.spool, from, screened.recipients))[0] ?? 0;
+      const kept = await listed(await source.head(64 * 1024), screened.recipients);
+      return (await deps.ingest.deliverSpooled(withAuthResults(trace, screened.header), data.spool, from, kept))[0] ?? 0;
     } finally {
       // The blob is a copy by now: a spool that will not go away is the sweep's, not a reason to fail the mail.
       await data.spool.discard().catch((err: unknown) => deps.log.warn({ err }, 'a message spool could not be removed'));

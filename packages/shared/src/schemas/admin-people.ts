@@ -37,6 +37,7 @@ export const SEND_POLICIES = ['anyone', 'company', 'members', 'listed'] as const
 const emailish = z.string().trim().toLowerCase().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'is not a valid address');
 const list = <T extends z.ZodType>(item: T) => z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(item).max(1000));
 
+/** One id in a form body; used by every console delete (people, aliases, groups, audit rules, lists). */
 export const IdInput = z.object({ id });
 export const Person = z.object({
   id: z.string(), email: z.string(), name: z.string(), jobTitle: z.string(), phone: z.string(), role: z.enum(['user', 'admin']),

@@ -20,3 +20,4 @@ export * from './undo-send.js';
 export * from './company-life.js';
 export * from './west.js';
 export * from './admin-people.js';
+export * from './audit.js';

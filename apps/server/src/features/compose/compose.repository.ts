@@ -5,8 +5,8 @@ import type { Db } from '../../db/connect.js';
 // is scoped by the owner's user id where a client supplies the id.
 
 export async function senderProfile(db: Db, userId: number) {
-  return db.selectFrom('users as u').innerJoin('domains as d', 'd.id', 'u.domain_id').innerJoin('companies as c', 'c.id', 'u.company_id')
-    .select(['u.id', 'u.email', 'u.name', 'u.company_id', 'u.language', 'd.name as domain', 'd.dkim_selector', 'd.dkim_private_key', 'c.audit_outgoing'])
+  return db.selectFrom('users as u').innerJoin('domains as d', 'd.id', 'u.domain_id')
+    .select(['u.id', 'u.email', 'u.name', 'u.company_id', 'u.language', 'd.name as domain', 'd.dkim_selector', 'd.dkim_private_key'])
     .where('u.id', '=', userId).executeTakeFirstOrThrow();
 }
 export type SenderProfile = Awaited<ReturnType<typeof senderProfile>>;

@@ -20,7 +20,7 @@ import type { ParsedContent } from '../message/mail-parse.js';
 import * as messages from '../message/message.repository.js';
 import type { MessageService } from '../message/message.service.js';
 import type { ParsePool } from '../message/parse-pool.js';
-import type { AuditPolicy } from './audit-policy.js';
+import type { AuditContext, AuditPolicy } from './audit-policy.js';
 import { prepareOutgoingHtml, htmlToText } from './compose-html.js';
 import * as repo from './compose.repository.js';
 import { quoteFor } from './quote.js';
@@ -94,24 +94,30 @@ export class ComposeService {
     const plan = await this.plan(this.d.db, recipients);
     // At send time an unknown mailbox on one of our own domains is a typo the writer can fix now.
     if (plan.unknown.length > 0) throw refusedRecipients(input, plan.unknown);
-    // Undo send (issue 14): the mail waits as a timed send with no time of its own (send_at
-    // stays null on the sent copy), so nothing, local or remote, leaves before the window ends.
-    const undoMs = !sendAt && input.undo ? (await undoSeconds(this.d.db, me.userId)) * 1000 : 0;
-    const undoUntil = undoMs > 0 ? new Date(now + undoMs) : null;
     // Issue 17: a full mailbox or a group that does not take mail from this sender is refused now, while the writer can act on it.
     if (plan.full.length > 0) throw invalid('to', `${plan.full[0]}: mailbox full`, 'compose.recipient_full');
     for (const g of plan.groups) if (!(await groupAccepts(this.d.db, g, me.email))) throw invalid('to', `${g}: you may not send to this group`, 'compose.group_closed');
     const built = await this.build(me, input, false);
-    const hold = !sendAt && !undoUntil && (await this.review(built.sender, recipients, input.subject)) === 'hold';
+    // Audit is asked now for timed sends too: a held one waits as 'held', which its time never makes due.
+    const verdict = await this.review(this.d.db, built, plan, recipients);
+    const hold = verdict.ruleIds.length > 0;
+    // Undo send (issue 14): the mail waits as a timed send with no time of its own (send_at
+    // stays null on the sent copy), so nothing, local or remote, leaves before the window ends.
+    // A mail held for audit has no undo window: it leaves only when an auditor passes it.
+    const undoMs = !sendAt && !hold && input.undo ? (await undoSeconds(this.d.db, me.userId)) * 1000 : 0;
+    const undoUntil = undoMs > 0 ? new Date(now + undoMs) : null;
     const status: SendResult['status'] = hold ? 'audit_waiting' : sendAt || undoUntil || plan.external.length > 0 ? 'sending' : 'sent';
     const deliverNow = !sendAt && !undoUntil && !hold;
     let delivered: NewMail[] = [];
+    let heldItem: number | null = null;
     const ruled = deliverNow ? await this.ruleLocal(this.d.db, built.content, built.raw, built.sender.email, plan) : undefined;
     const id = await this.persist(built, deliverNow ? (ruled?.recipients.length ?? plan.local.size) : 0, async (trx, stored) => {
       const [sentId] = await messages.insertMessages(trx, [stored.row(SENT, input.bcc, status, sendAt)]);
-      if (sendAt) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'scheduled', sendAt });
+      if (hold) {
+        await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'held', sendAt: sendAt ?? new Date() });
+        heldItem = await this.d.policy.hold(trx, { messageId: sentId!, ctx: this.auditContext(built, plan, recipients), verdict });
+      } else if (sendAt) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'scheduled', sendAt });
       else if (undoUntil) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'scheduled', sendAt: undoUntil });
-      else if (hold) await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'held', sendAt: new Date() });
       else delivered = await this.deliverNow(trx, { ...stored.sent, id: sentId! }, built.sender, plan, false, ruled);
       if (input.replyTo) await repo.setFlag(trx, me.userId, Number(input.replyTo), 'answered');
       if (input.forwardOf) await repo.setFlag(trx, me.userId, Number(input.forwardOf), 'forwarded');
@@ -120,6 +126,7 @@ export class ComposeService {
     }).finally(() => ruled?.release());
     this.d.ingest.announce(delivered);
     await this.afterRules(ruled, plan, built.raw, built.sender);
+    if (heldItem !== null) await this.d.policy.notify(heldItem);
     if (status === 'sending' && deliverNow) this.d.onQueued();
     return { id: String(id), sendAt: sendAt ? unix(sendAt) : null, status, undoUntil: undoUntil ? undoUntil.getTime() : null };
   }
@@ -156,12 +163,8 @@ export class ComposeService {
         const sent = await repo.sentCopy(trx, job.message_id);
         if (!sent) continue;
         const sender = await repo.senderProfile(trx, job.user_id);
+        // Audit decided at send time; a held mail is 'held', not 'scheduled', until audit passes it.
         const recipients = dedupe([...sent.to_list, ...sent.cc_list, ...sent.bcc]);
-        if ((await this.review(sender, recipients, sent.subject)) === 'hold') {
-          await repo.setDispatchState(trx, sent.id, 'held');
-          await repo.setSentState(trx, sent.id, 'audit_waiting', null);
-          continue;
-        }
         await repo.deleteDispatch(trx, sent.id);
         const plan = await this.plan(trx, recipients);
         const ruled = await this.ruleStored(trx, sent, sender, plan);
@@ -180,39 +183,13 @@ export class ComposeService {
     return n;
   }
 
-  /** The audit seam's release: a held mail is dispatched as if it had just been sent. */
-  async release(messageId: number): Promise<void> {
-    let bounced: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] } | null = null;
-    let delivered: NewMail[] = [];
-    let ruledOne: { ruled: RuledDelivery<RuleRecipient>; plan: Plan; sent: repo.SentCopy; sender: repo.SenderProfile } | undefined;
-    const queued = await this.d.db.transaction().execute(async (trx) => {
-      const job = await repo.lockDispatch(trx, messageId);
-      if (!job || job.state !== 'held') throw notFound('Held mail');
-      const sent = (await repo.sentCopy(trx, messageId))!;
-      const sender = await repo.senderProfile(trx, job.user_id);
-      await repo.deleteDispatch(trx, messageId);
-      const plan = await this.plan(trx, dedupe([...sent.to_list, ...sent.cc_list, ...sent.bcc]));
-      const ruled = await this.ruleStored(trx, sent, sender, plan);
-      if (ruled) ruledOne = { ruled, plan, sent, sender };
-      await this.d.blobs.addRefs(trx, sent.blob_hash, sent.size, ruled?.recipients.length ?? plan.local.size);
-      delivered = await this.deliverNow(trx, sent, sender, plan, true, ruled);
-      if (plan.unknown.length > 0) bounced = { sent, sender, addresses: plan.unknown };
-      return plan.external.length > 0;
-    }).finally(() => ruledOne?.ruled.release());
-    this.d.ingest.announce(delivered);
-    if (ruledOne) await this.afterRules(ruledOne.ruled, ruledOne.plan, await this.d.blobs.store.get(ruledOne.sent.blob_hash), ruledOne.sender);
-    if (bounced) {
-      const b: { sent: repo.SentCopy; sender: repo.SenderProfile; addresses: string[] } = bounced;
-      await this.bounceUnknown(b.sent, b.sender, b.addresses);
-    }
-    if (queued) this.d.onQueued();
-  }
-
   /** Takes back a timed or held mail before it goes: it returns to Drafts under the same id. */
   async cancelTimed(me: AuthContext, mid: string): Promise<{ id: string }> {
     await this.d.db.transaction().execute(async (trx) => {
       const job = await repo.lockDispatch(trx, Number(mid), me.userId);
       if (!job) throw notFound('Timed mail');
+      // Taking back a held mail ends its audit (logged); sending it again is audited again.
+      if (job.state === 'held') await this.d.policy.withdraw(trx, job.message_id, me.userId);
       await repo.deleteDispatch(trx, job.message_id);
       await repo.moveToDrafts(trx, job.message_id);
     });
@@ -229,7 +206,12 @@ export class ComposeService {
       if (!own) throw notFound();
       const sent = await repo.sentCopy(trx, own.id);
       if (!sent?.delivery_state || sent.folder_mid === DRAFTS) throw invalid('mid', 'Only mail you have sent can be recalled');
-      if (await repo.lockDispatch(trx, own.id)) throw invalid('mid', 'This mail has not gone out yet: cancel the timed send instead');
+      const waiting = await repo.lockDispatch(trx, own.id);
+      // Recall cannot take a held mail past audit, nor turn a rejected one into "recalled": it never went.
+      if (waiting?.state === 'held' || sent.delivery_state === 'audit_rejected') {
+        throw invalid('mid', 'This mail is held for audit and has reached no one: take it back to Drafts instead', 'compose.recall_held');
+      }
+      if (waiting) throw invalid('mid', 'This mail has not gone out yet: cancel the timed send instead');
       const recipients = await repo.deliveriesOf(trx, own.id);
       const copies = new Map((await repo.lockCopies(trx, recipients.flatMap((r) => (r.copy_id ? [r.copy_id] : [])))).map((c) => [c.id, c]));
       const unread = [...copies.values()].filter((c) => !c.seen);
@@ -443,10 +425,17 @@ export class ComposeService {
     }
   }
 
-  private review(sender: repo.SenderProfile, recipients: Address[], subject: string) {
-    return this.d.policy.review({
-      companyId: sender.company_id, auditOutgoing: sender.audit_outgoing, sender: sender.email, recipients: recipients.map((r) => r.address), subject,
-    });
+  private auditContext(built: Built, plan: Plan, recipients: Address[]): AuditContext {
+    const external = new Set([...plan.external, ...plan.unknown]);
+    return {
+      companyId: built.sender.company_id, senderId: built.sender.id, subject: built.content.subject, text: built.content.text || htmlToText(built.content.html),
+      attachmentNames: built.content.attachments.filter((a) => !a.inline).map((a) => a.name), size: built.raw.length,
+      recipients: recipients.map((r) => ({ address: r.address, external: external.has(r.address.toLowerCase()) })),
+    };
+  }
+
+  private review(db: Db, built: Built, plan: Plan, recipients: Address[]) {
+    return this.d.policy.review(db, this.auditContext(built, plan, recipients));
   }
 
   private async bounceUnknown(sent: repo.SentCopy, sender: repo.SenderProfile, addresses: string[]): Promise<void> {
