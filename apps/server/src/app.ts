@@ -38,6 +38,7 @@ import { securityHeaders } from './http/security-headers.js';
 import type { App } from './http/types.js';
 import { outboundGuard } from './net/guarded-fetch.js';
 import type { Services } from './services.js';
+import { inviteRoutes } from './features/calendar/invite.routes.js';
 
 /** A Fastify instance with every route, and no side effects: tests call inject() or listen() on it. */
 export async function buildApp(services: Services, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
@@ -98,6 +99,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   await diskTusRoutes(app, services.diskUploads);
   noteRoutes(app, services.notes);
   calendarRoutes(app, services.calendar, services.calendarIcs);
+  inviteRoutes(app, services.invites);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -85,6 +85,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.ruleJobs.start();
     services.collectRunner.start();
     reminders.start();
+    services.inviteRunner.start();
   }
 
   return {
@@ -95,6 +96,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.ruleJobs.stop();
       await services.collectRunner.stop();
       await reminders.stop();
+      await services.inviteRunner.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

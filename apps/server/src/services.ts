@@ -48,6 +48,8 @@ import { NoteService } from './features/note/note.service.js';
 import { CalendarService } from './features/calendar/calendar.service.js';
 import { ReminderService } from './features/calendar/reminder.service.js';
 import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
+import { InviteService } from './features/calendar/invite.service.js';
+import { ItipMailer } from './features/calendar/itip-mail.js';
 
 export interface Services {
   config: Config;
@@ -105,6 +107,9 @@ export interface Services {
   /** Calendar reminders by mail and Web Push; run by the runtime when WORKERS is on. */
   reminders: ReminderService;
   calendarIcs: CalendarIcsService;
+  /** Calendar invitations by mail (iTIP/iMIP); `inviteRunner` applies received replies and updates. */
+  invites: InviteService;
+  inviteRunner: QueueRunner;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -149,6 +154,10 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const collectRunner = new QueueRunner(() => collect.runDue(), 30_000, log);
   const quota = new QuotaService(db);
   const disk = new DiskService(db, blobs);
+  const invites = new InviteService({ db, blobs, mailer: new ItipMailer({ db, blobs, ingest, onQueued: () => queue.wake() }), log });
+  ingest.onCommit((trx, filed) => invites.queue(trx, filed));
+  const inviteRunner = new QueueRunner(() => invites.tick(), 15_000, log);
+  ingest.onNewMail(() => { if (invites.takeQueued()) inviteRunner.wake(); });
   const diskUploads = new DiskUploadService({ db, blobs, disk, quota, dir: config.disk.uploadDir, ttlMs: config.disk.uploadTtlMs });
   return {
     collect, collectRunner,
@@ -169,12 +178,13 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     settings: new SettingService(db, blobs),
     push, links,
     rules, mailRules, ruleJobs,
-    calendar: new CalendarService({ db }),
+    calendar: new CalendarService({ db, invites }),
     reminders: new ReminderService({ db, ingest, push, hostname, log }),
     calendarIcs: new CalendarIcsService(db),
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
     signatures: new SignatureService({ db }),
     templates: new TemplateService({ db }),
     notes: new NoteService({ db }),
+    invites, inviteRunner,
   };
 }
