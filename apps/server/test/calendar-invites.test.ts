@@ -21,7 +21,7 @@ beforeAll(async () => {
     delivery: { relay: `smtp://127.0.0.1:${mx.port}`, port: 25, dnsServers: [], retryBaseMs: 200, retryMaxMs: 1_000, maxAgeMs: 60_000, leaseMs: 2_000, pollMs: 100, concurrency: 10 },
   }));
   // The shared machine is slow to start a server under load; the limit is for the start only.
-}, 180_000);
+}, 400_000);
 afterAll(async () => {
   await s?.stop();
   await mx?.close();

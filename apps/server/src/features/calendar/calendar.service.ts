@@ -5,6 +5,7 @@ import { invalid, notFound } from '../../errors.js';
 import * as repo from './calendar.repository.js';
 import { lastOf, seriesFrom, specOf, toEvent, utcStamp } from './event-fields.js';
 import { expand } from './recurrence.js';
+import { ExpansionCache } from './expansion-cache.js';
 import { attendeeList, type InviteService } from './invite.service.js';
 
 export interface CalendarDeps { db: Db; now?: () => Date; /** Invitations by mail; without it attendees are ignored. */ invites?: InviteService }
@@ -17,6 +18,7 @@ export class CalendarService {
   private readonly db: Db;
   private readonly now: () => Date;
   private readonly invites: InviteService | undefined;
+  private readonly expansions = new ExpansionCache();
 
   constructor(deps: CalendarDeps) {
     this.db = deps.db;
@@ -104,7 +106,8 @@ export class CalendarService {
     const rows = await repo.eventsInRange(this.db, userId, new Date(from * 1000), new Date(to * 1000));
     const out: Occurrence[] = [];
     for (const r of rows) {
-      for (const o of expand(specOf(r), from * 1000, to * 1000)) {
+      const list = r.rrule ? this.expansions.get(r.id, r.updated_at, from, to, () => expand(specOf(r), from * 1000, to * 1000)) : expand(specOf(r), from * 1000, to * 1000);
+      for (const o of list) {
         out.push({
           id: String(r.id), title: r.title, category: r.category, allDay: r.all_day, start: o.start / 1000, end: o.end / 1000,
           localStart: o.wall.slice(0, 16), tz: r.tz, recurring: r.rrule !== null, lunar: r.lunar, reminder: r.reminder_min,

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Dialog, SpinLoading, Toast } from 'antd-mobile';
 import {
   DeleteOutline, DownOutline, ExclamationShieldOutline, FolderOutline, MailOutline, StarFill, StarOutline, TagOutline, UpOutline,
@@ -23,6 +23,10 @@ import { DeliveryList, ReplyBar, ScheduledBar, ThreadList } from './mail-extras'
 import { MailBody } from './mail-body';
 import { MailNote } from './mail-note';
 import { authSummary, SenderNotice } from './sender-notice';
+
+// Only mails with a text/calendar part load the calendar's invitation card (and its strings).
+const InviteCard = lazy(() => import('../modules/calendar/invite-card'));
+const isInvite = (mail: Mail) => mail.attachments.some((a) => /^(text\/calendar|application\/ics)/i.test(a.contentType));
 
 function label(a: Address): string {
   return a.name ? `${a.name} <${a.address}>` : a.address;
@@ -225,6 +229,7 @@ export default function ReadMailPage() {
           <div className="mw-read-body">
             {mail.html ? <MailBody html={mail.html} title={mail.subject || m.noSubject} /> : <div className="mw-read-text">{mail.text}</div>}
           </div>
+          {isInvite(mail) && <Suspense fallback={null}><InviteCard mailId={mail.id} /></Suspense>}
           <AttachmentList attachments={mail.attachments} />
           {mail.sendAt === null && <ReplyBar onCompose={(param) => composeFrom(param, mail.id)} />}
           <DeliveryList mail={mail} onRecalled={() => void load()} />
