@@ -62,6 +62,7 @@ import { redactUrl } from './http/redact-url.js';
 export function staticCacheControl(file: string): string {
   return /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
+import { inviteRoutes } from './features/calendar/invite.routes.js';
 
 /** A Fastify instance with every route, and no side effects: tests call inject() or listen() on it. */
 export async function buildApp(services: Services, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
@@ -142,6 +143,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   groupRoutes(app, services.people, services.groups);
   auditRoutes(app, services.audit);
   companyListRoutes(app, services.companyLists);
+  inviteRoutes(app, services.invites);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

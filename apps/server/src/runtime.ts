@@ -94,6 +94,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     await services.companyLife.start();
     quotaNotices.start();
     services.auditRunner.start();
+    services.inviteRunner.start();
   }
 
   return {
@@ -109,6 +110,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.companyLife.stop();
       await quotaNotices.stop();
       await services.auditRunner.stop();
+      await services.inviteRunner.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

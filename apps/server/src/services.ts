@@ -62,6 +62,8 @@ import { GroupService } from './features/group/group.service.js';
 import { QuotaNoticeService } from './features/quota/quota-notice.service.js';
 import { AuditService } from './features/audit/audit.service.js';
 import { CompanyListService } from './features/company-list/company-list.service.js';
+import { InviteService } from './features/calendar/invite.service.js';
+import { ItipMailer } from './features/calendar/itip-mail.js';
 
 export interface Services {
   config: Config;
@@ -143,6 +145,9 @@ export interface Services {
   auditRunner: QueueRunner;
   /** Issue 17: company block/allow lists, judged on the SMTP path. */
   companyLists: CompanyListService;
+  /** Calendar invitations by mail (iTIP/iMIP); `inviteRunner` applies received replies and updates. */
+  invites: InviteService;
+  inviteRunner: QueueRunner;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -189,6 +194,10 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const collectRunner = new QueueRunner(() => collect.runDue(), 30_000, log);
   const quota = new QuotaService(db);
   const disk = new DiskService(db, blobs);
+  const invites = new InviteService({ db, blobs, mailer: new ItipMailer({ db, blobs, ingest, onQueued: () => queue.wake() }), log });
+  ingest.onCommit((trx, filed) => invites.queue(trx, filed));
+  const inviteRunner = new QueueRunner(() => invites.tick(), 15_000, log);
+  ingest.onNewMail(() => { if (invites.takeQueued()) inviteRunner.wake(); });
   const diskUploads = new DiskUploadService({ db, blobs, disk, quota, dir: config.disk.uploadDir, ttlMs: config.disk.uploadTtlMs });
   const westClock = { now: () => new Date() };
   const westNow = () => westClock.now();
@@ -219,7 +228,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     settings: new SettingService(db, blobs),
     push, links,
     rules, mailRules, ruleJobs,
-    calendar: new CalendarService({ db }),
+    calendar: new CalendarService({ db, invites }),
     reminders: new ReminderService({ db, ingest, push, hostname, log }),
     calendarIcs: new CalendarIcsService(db),
     wechat: new WechatService(db, config.wechat, auth, outboundGuard(config.outbound)),
@@ -243,5 +252,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     // Timeouts fire within the poll interval plus a round: well inside the ±1 min promise.
     auditRunner: new QueueRunner(() => audit.timeoutDue(), 15_000, log),
     companyLists: new CompanyListService({ db, log }),
+    invites, inviteRunner,
   };
 }

@@ -22,6 +22,7 @@ import * as m015 from './migrations/015-west.js';
 import * as m016 from './migrations/016-company-life.js';
 import * as m018 from './migrations/018-admin-people.js';
 import * as m019 from './migrations/019-admin-audit.js';
+import * as m021 from './migrations/021-calendar-invites.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '016-company-life': m016,
   '018-admin-people': m018,
   '019-admin-audit': m019,
+  '021-calendar-invites': m021,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).

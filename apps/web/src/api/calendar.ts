@@ -1,4 +1,4 @@
-import type { CalendarEvent, OccurrenceList } from '@mailwing/shared';
+import type { CalendarEvent, CalendarInvite, InviteAnswer, OccurrenceList } from '@mailwing/shared';
 import { apiUrl, request, type Params } from './request';
 
 // Calls of the calendar pages (issue 18); they load with those pages.
@@ -21,5 +21,8 @@ export const calendarApi = {
     return apiUrl(`${r.path.replace(/^\/h5/, '')}?key=${encodeURIComponent(r.key)}`, undefined, '');
   },
   revokeFeed: () => request<unknown>('/calendar/feed-revoke', { method: 'POST', data: {} }),
+  /** The invitation a mail carries (`id` is the mail's id). */
+  invite: (id: string, tz: string) => request<CalendarInvite>('/calendar/invite', { data: { id, tz }, loading: false }),
+  answerInvite: (id: string, answer: InviteAnswer, tz: string) => request<CalendarInvite>('/calendar/invite/answer', { method: 'POST', data: { id, answer, tz } }),
   remove: (id: string, scope: Scope, occurrence?: number) => request<unknown>('/calendar/delete', { method: 'POST', data: { id, scope, occurrence } }),
 };

@@ -43,6 +43,8 @@ export const CalendarEventFields = z.object({
   /** Yearly on the lunar (农历) month and day of the start. */
   lunar: flag.default(false),
   reminder: z.coerce.number({ error: 'must be a number' }).int().default(NO_REMINDER),
+  /** People invited by mail (iTIP), addresses separated by commas or spaces; checked by the server (calendar.attendee_invalid). */
+  attendees: z.string().max(4000).optional(),
 });
 export type CalendarEventFields = z.infer<typeof CalendarEventFields>;
 
@@ -66,6 +68,9 @@ export const CalendarEvent = z.object({
   start: z.string(), end: z.string(), tz: z.string(), rrule: z.string().nullable(), exdates: z.array(z.string()),
   freq: z.string(), interval: z.number(), weekdays: z.array(z.string()), ends: z.string(), count: z.number().nullable(), until: z.string().nullable(),
   lunar: z.boolean(), reminder: z.number(),
+  /** Invitations: the organiser of an event we were invited to (null: our own), our answer to it, and the people we invited. */
+  organizer: z.string().nullable().optional(), partstat: z.string().nullable().optional(),
+  attendees: z.array(z.object({ email: z.string(), name: z.string(), partstat: z.string() })).optional(),
 });
 export type CalendarEvent = z.infer<typeof CalendarEvent>;
 
@@ -84,3 +89,25 @@ export const IcsImportInput = z.object({ ics: z.string().min(1, 'is required').m
 export const IcsImportResult = z.object({ imported: z.number().int(), skipped: z.number().int() });
 /** The subscription URL is path + "?key=" + key; the key is shown once. */
 export const FeedResult = z.object({ key: z.string(), path: z.string() });
+
+// Invitations by mail (iTIP, RFC 5546): the read page of a mail shows the one it carries.
+export const INVITE_ANSWERS = ['accepted', 'declined', 'tentative'] as const;
+export const InviteAnswer = z.enum(INVITE_ANSWERS);
+export type InviteAnswer = z.infer<typeof InviteAnswer>;
+/** The mail's id (MailSummary.id). */
+const id = z.coerce.number({ error: 'is not a message id' }).int().positive();
+export const InviteQuery = z.object({ id, tz: z.string().max(64).default('Asia/Shanghai') });
+export const InviteAnswerInput = z.object({ id, answer: InviteAnswer, tz: z.string().max(64).default('Asia/Shanghai') });
+const Person = z.object({ email: z.string(), name: z.string(), partstat: z.string() });
+export const CalendarInvite = z.object({
+  method: z.enum(['REQUEST', 'REPLY', 'CANCEL']), uid: z.string(), sequence: z.number(),
+  title: z.string(), description: z.string(), allDay: z.boolean(), start: z.string(), end: z.string(), tz: z.string(), rrule: z.string().nullable(),
+  organizer: z.object({ email: z.string(), name: z.string() }), attendees: z.array(Person),
+  /** The user's copy in their calendar, and their answer; null before they answer (or after declining). */
+  eventId: z.string().nullable(), answer: z.string().nullable(),
+  /** The copy in the calendar is newer than this mail: answer the newer one. */
+  outdated: z.boolean(),
+  /** The user organises this event (their own invitation). */
+  own: z.boolean(),
+});
+export type CalendarInvite = z.infer<typeof CalendarInvite>;

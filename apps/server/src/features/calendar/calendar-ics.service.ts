@@ -65,7 +65,7 @@ export class CalendarIcsService {
 }
 
 /** The columns of an imported event, or null when it cannot be kept (bad zone, dates or rule). */
-function rowOf(e: ImportedEvent) {
+export function rowOf(e: ImportedEvent) {
   if (!isTimeZone(e.tz)) return null;
   const start = parseWall(e.start);
   const end = Math.max(parseWall(e.end), start);

@@ -40,7 +40,7 @@ export async function deleteOverridesFrom(db: Db, userId: number, seriesId: numb
 /** Events and series that may have an occurrence in [from, to): first_at before the end, and not over before the start. */
 export async function eventsInRange(db: Db, userId: number, from: Date, to: Date) {
   return cal(db).selectFrom('cal_events')
-    .select(['id', 'title', 'category', 'all_day', 'start_local', 'end_local', 'tz', 'rrule', 'exdates', 'lunar', 'reminder_min']).where('user_id', '=', userId).where('first_at', '<', to)
+    .select(['id', 'title', 'category', 'all_day', 'start_local', 'end_local', 'tz', 'rrule', 'exdates', 'lunar', 'reminder_min', 'updated_at']).where('user_id', '=', userId).where('first_at', '<', to)
     .where((eb) => eb.or([eb('last_at', 'is', null), eb('last_at', '>=', from)])).execute();
 }
 

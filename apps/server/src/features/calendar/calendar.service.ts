@@ -5,8 +5,10 @@ import { invalid, notFound } from '../../errors.js';
 import * as repo from './calendar.repository.js';
 import { lastOf, seriesFrom, specOf, toEvent, utcStamp } from './event-fields.js';
 import { expand } from './recurrence.js';
+import { ExpansionCache } from './expansion-cache.js';
+import { attendeeList, type InviteService } from './invite.service.js';
 
-export interface CalendarDeps { db: Db; now?: () => Date }
+export interface CalendarDeps { db: Db; now?: () => Date; /** Invitations by mail; without it attendees are ignored. */ invites?: InviteService }
 export type EditScope = 'one' | 'following' | 'all';
 
 const MAX_RANGE_S = 400 * 86_400;
@@ -15,55 +17,87 @@ const MAX_RANGE_S = 400 * 86_400;
 export class CalendarService {
   private readonly db: Db;
   private readonly now: () => Date;
+  private readonly invites: InviteService | undefined;
+  private readonly expansions = new ExpansionCache();
 
   constructor(deps: CalendarDeps) {
     this.db = deps.db;
     this.now = deps.now ?? (() => new Date());
+    this.invites = deps.invites;
   }
 
   async get(userId: number, id: string): Promise<CalendarEvent> {
-    return toEvent(await this.require(userId, id));
+    const row = await this.require(userId, id);
+    const series = row.series_id ?? row.id;
+    const attendees = (await this.invites?.attendees([series]))?.get(series) ?? [];
+    return { ...toEvent(row), organizer: row.organizer, partstat: row.partstat, attendees };
   }
 
   async create(userId: number, f: CalendarEventFields): Promise<CalendarEvent> {
-    return toEvent(await repo.insertEvent(this.db, { user_id: userId, uid: randomUUID(), ...seriesFrom(f, this.now()) }));
+    const people = f.attendees ? attendeeList(f.attendees) : [];
+    const row = await repo.insertEvent(this.db, { user_id: userId, uid: randomUUID(), ...seriesFrom(f, this.now()) });
+    if (people.length > 0) await this.invites?.organise(userId, row.uid, people, { first: true });
+    return this.get(userId, String(row.id));
   }
 
   async update(userId: number, id: string, f: CalendarEventFields, scope: EditScope, occurrence?: number): Promise<CalendarEvent> {
     const row = await this.require(userId, id);
     const fields = seriesFrom(f, this.now());
+    const people = f.attendees === undefined ? undefined : attendeeList(f.attendees);
     if (!row.rrule || scope === 'all') {
       await repo.updateEvent(this.db, userId, row.id, { ...fields, exdates: row.rrule && fields.rrule ? row.exdates : [] });
+      const timesChanged = fields.start_local !== row.start_local || fields.end_local !== row.end_local || fields.rrule !== row.rrule || fields.tz !== row.tz;
+      // An override's attendees are its series': only the series row changes the list.
+      await this.invites?.organise(userId, row.uid, row.series_id === null ? people : undefined, { timesChanged });
       return this.get(userId, id);
     }
     const at = this.occurrenceOf(row, occurrence);
     if (scope === 'one') {
-      return this.db.transaction().execute(async (trx) => {
+      const one = await this.db.transaction().execute(async (trx) => {
         await this.exclude(trx, row, at.wall);
         // RFC 5545 §3.8.4.4: the changed instance keeps the series' UID and names the occurrence it replaces.
-        const one = await repo.insertEvent(trx, { user_id: userId, uid: row.uid, ...fields, rrule: null, lunar: false, series_id: row.id, recurrence_id: at.wall });
-        return toEvent(one);
+        return repo.insertEvent(trx, { user_id: userId, uid: row.uid, ...fields, rrule: null, lunar: false, series_id: row.id, recurrence_id: at.wall });
       });
+      await this.invites?.organise(userId, row.uid, undefined);
+      return this.get(userId, String(one.id));
     }
     if (at.start === row.first_at.getTime()) return this.update(userId, id, f, 'all');
-    return this.db.transaction().execute(async (trx) => {
+    const next = await this.db.transaction().execute(async (trx) => {
       await this.truncate(trx, row, at.start);
       const next = await repo.insertEvent(trx, { user_id: userId, uid: randomUUID(), ...fields, exdates: row.exdates.filter((w) => w >= at.wall) });
       await repo.moveOverrides(trx, userId, row.id, at.wall, next.id);
-      return toEvent(next);
+      return next;
     });
+    if (this.invites && row.organizer === null) {
+      // The following part is a new series (a new UID): the same people are invited to it.
+      const had = ((await this.invites.attendees([row.id])).get(row.id) ?? []).map((a) => a.email);
+      await this.invites.organise(userId, row.uid, undefined);
+      await this.invites.organise(userId, next.uid, people ?? had, { first: true });
+    }
+    return this.get(userId, String(next.id));
   }
 
   async remove(userId: number, id: string, scope: EditScope, occurrence?: number): Promise<void> {
     const row = await this.require(userId, id);
-    if (!row.rrule || scope === 'all') return repo.deleteEvent(this.db, userId, row.id);
+    if (!row.rrule || scope === 'all') {
+      if (row.series_id !== null) {
+        await repo.deleteEvent(this.db, userId, row.id);
+        return this.invites?.organise(userId, row.uid, undefined);
+      }
+      await this.invites?.cancel(userId, row.uid);
+      return repo.deleteEvent(this.db, userId, row.id);
+    }
     const at = this.occurrenceOf(row, occurrence);
-    if (scope === 'one') return this.exclude(this.db, row, at.wall);
-    if (at.start === row.first_at.getTime()) return repo.deleteEvent(this.db, userId, row.id);
+    if (scope === 'one') {
+      await this.exclude(this.db, row, at.wall);
+      return this.invites?.organise(userId, row.uid, undefined);
+    }
+    if (at.start === row.first_at.getTime()) return this.remove(userId, id, 'all');
     await this.db.transaction().execute(async (trx) => {
       await this.truncate(trx, row, at.start);
       await repo.deleteOverridesFrom(trx, userId, row.id, at.wall);
     });
+    await this.invites?.organise(userId, row.uid, undefined);
   }
 
   /** Occurrences overlapping [from, to), unix seconds, in start order. */
@@ -72,7 +106,8 @@ export class CalendarService {
     const rows = await repo.eventsInRange(this.db, userId, new Date(from * 1000), new Date(to * 1000));
     const out: Occurrence[] = [];
     for (const r of rows) {
-      for (const o of expand(specOf(r), from * 1000, to * 1000)) {
+      const list = r.rrule ? this.expansions.get(r.id, r.updated_at, from, to, () => expand(specOf(r), from * 1000, to * 1000)) : expand(specOf(r), from * 1000, to * 1000);
+      for (const o of list) {
         out.push({
           id: String(r.id), title: r.title, category: r.category, allDay: r.all_day, start: o.start / 1000, end: o.end / 1000,
           localStart: o.wall.slice(0, 16), tz: r.tz, recurring: r.rrule !== null, lunar: r.lunar, reminder: r.reminder_min,

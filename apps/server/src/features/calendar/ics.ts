@@ -20,6 +20,30 @@ function timeProp(name: string, wall: string, tz: string, allDay: boolean): ICAL
   return p;
 }
 
+/** One event row as a VEVENT: a series with RRULE and EXDATE, an override (with its master) with RECURRENCE-ID. */
+export function veventOf(r: EventRow, master: EventRow | undefined, alarm: boolean): ICAL.Component {
+  const ev = new ICAL.Component('vevent');
+  ev.addPropertyWithValue('uid', r.uid);
+  ev.addPropertyWithValue('dtstamp', ICAL.Time.fromJSDate(r.updated_at, true));
+  ev.addProperty(timeProp('dtstart', r.start_local, r.tz, r.all_day));
+  ev.addProperty(timeProp('dtend', r.end_local, r.tz, r.all_day));
+  ev.addPropertyWithValue('summary', r.title);
+  if (r.description) ev.addPropertyWithValue('description', r.description);
+  ev.addPropertyWithValue('categories', r.category);
+  if (r.rrule) ev.addPropertyWithValue('rrule', ICAL.Recur.fromString(r.rrule));
+  for (const w of r.exdates) ev.addProperty(timeProp('exdate', w, r.tz, r.all_day));
+  if (r.lunar) ev.addPropertyWithValue(LUNAR, 'TRUE');
+  if (master && r.recurrence_id) ev.addProperty(timeProp('recurrence-id', r.recurrence_id, master.tz, master.all_day));
+  if (alarm && r.reminder_min >= 0) {
+    const valarm = new ICAL.Component('valarm');
+    valarm.addPropertyWithValue('action', 'DISPLAY');
+    valarm.addPropertyWithValue('description', r.title);
+    valarm.addPropertyWithValue('trigger', ICAL.Duration.fromSeconds(-r.reminder_min * 60));
+    ev.addSubcomponent(valarm);
+  }
+  return ev;
+}
+
 /** A VCALENDAR of a user's events: series with RRULE and EXDATE, overrides with RECURRENCE-ID, reminders as VALARM. */
 export function exportIcs(rows: EventRow[], name: string): string {
   const cal = new ICAL.Component('vcalendar');
@@ -27,29 +51,7 @@ export function exportIcs(rows: EventRow[], name: string): string {
   cal.addPropertyWithValue('version', '2.0');
   cal.addPropertyWithValue('x-wr-calname', name);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const r of rows) {
-    const ev = new ICAL.Component('vevent');
-    ev.addPropertyWithValue('uid', r.uid);
-    ev.addPropertyWithValue('dtstamp', ICAL.Time.fromJSDate(r.updated_at, true));
-    ev.addProperty(timeProp('dtstart', r.start_local, r.tz, r.all_day));
-    ev.addProperty(timeProp('dtend', r.end_local, r.tz, r.all_day));
-    ev.addPropertyWithValue('summary', r.title);
-    if (r.description) ev.addPropertyWithValue('description', r.description);
-    ev.addPropertyWithValue('categories', r.category);
-    if (r.rrule) ev.addPropertyWithValue('rrule', ICAL.Recur.fromString(r.rrule));
-    for (const w of r.exdates) ev.addProperty(timeProp('exdate', w, r.tz, r.all_day));
-    if (r.lunar) ev.addPropertyWithValue(LUNAR, 'TRUE');
-    const master = r.series_id ? byId.get(r.series_id) : undefined;
-    if (master && r.recurrence_id) ev.addProperty(timeProp('recurrence-id', r.recurrence_id, master.tz, master.all_day));
-    if (r.reminder_min >= 0) {
-      const alarm = new ICAL.Component('valarm');
-      alarm.addPropertyWithValue('action', 'DISPLAY');
-      alarm.addPropertyWithValue('description', r.title);
-      alarm.addPropertyWithValue('trigger', ICAL.Duration.fromSeconds(-r.reminder_min * 60));
-      ev.addSubcomponent(alarm);
-    }
-    cal.addSubcomponent(ev);
-  }
+  for (const r of rows) cal.addSubcomponent(veventOf(r, r.series_id ? byId.get(r.series_id) : undefined, true));
   return cal.toString();
 }
 

@@ -12,6 +12,8 @@ export type CalEventsTable = {
   start_local: string; end_local: string; tz: string; rrule: string | null; exdates: Generated<string[]>; lunar: Generated<boolean>;
   reminder_min: Generated<number>; series_id: number | null; recurrence_id: string | null;
   first_at: Stamp; last_at: NullStamp; reminders_until: NullStamp; created_at: Generated<Date>; updated_at: Generated<Date>;
+  /** Migration 021: the organiser of an event we were invited to (NULL: our own), its SEQUENCE, and our PARTSTAT. */
+  organizer: Generated<string | null>; sequence: Generated<number>; partstat: Generated<string | null>;
 };
 export type CalRemindersTable = {
   id: Id; event_id: number; user_id: number; occurrence_at: Stamp; offset_min: number; due_at: Stamp;
@@ -20,6 +22,12 @@ export type CalRemindersTable = {
 
 export type CalFeedsTable = { user_id: number; token_hash: string; created_at: Generated<Date> };
 
-export type CalendarTables = { cal_events: CalEventsTable; cal_reminders: CalRemindersTable; cal_feeds: CalFeedsTable };
+export type CalAttendeesTable = { event_id: number; email: string; name: Generated<string>; partstat: Generated<string>; replied_at: NullStamp };
+export type CalItipJobsTable = { id: Id; user_id: number; message_id: number; lease_until: NullStamp; attempts: Generated<number>; created_at: Generated<Date> };
+
+export type CalendarTables = {
+  cal_events: CalEventsTable; cal_reminders: CalRemindersTable; cal_feeds: CalFeedsTable;
+  cal_attendees: CalAttendeesTable; cal_itip_jobs: CalItipJobsTable;
+};
 export const withCalendarTables = (db: Db) => db.withTables<CalendarTables>();
 export type CalendarDb = ReturnType<typeof withCalendarTables>;

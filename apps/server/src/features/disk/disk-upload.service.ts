@@ -11,6 +11,7 @@ import type { QuotaService } from '../quota/quota.service.js';
 import type { DiskService } from './disk.service.js';
 import { checkName, checkSize, refuse } from './disk-rules.js';
 import * as repo from './upload.repository.js';
+import { DbUploadLocker } from './upload-lock.js';
 
 export const TUS_PATH = '/h5/disk/tus';
 import type { IncomingMessage } from 'node:http';
@@ -46,6 +47,8 @@ export class DiskUploadService {
     this.tus = new TusServer({
       path: TUS_PATH,
       datastore: new FileStore({ directory: d.dir }),
+      // Locks in the database: with PROCESSES > 1, two processes must not write one upload at once.
+      locker: new DbUploadLocker(d.db),
       relativeLocation: true,
       namingFunction: (req) => {
         const raw = (req as unknown as { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;

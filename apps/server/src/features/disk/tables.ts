@@ -21,7 +21,10 @@ export type DiskSharesTable = {
   failed_tries: Generated<number>; expires_at: NullStamp; created_at: Stamp;
 };
 
-export type DiskTables = { disk_nodes: DiskNodesTable; disk_uploads: DiskUploadsTable; disk_shares: DiskSharesTable };
+/** Migration 021: the process holding a tus upload, under a lease. */
+export type DiskUploadLocksTable = { upload_id: string; holder: string; lease_until: Stamp };
+
+export type DiskTables = { disk_nodes: DiskNodesTable; disk_uploads: DiskUploadsTable; disk_shares: DiskSharesTable; disk_upload_locks: DiskUploadLocksTable };
 
 export const withDiskTables = (db: Db) => db.withTables<DiskTables>();
 export type DiskDb = ReturnType<typeof withDiskTables>;

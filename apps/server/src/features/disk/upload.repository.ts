@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { withDiskTables, type DiskUploadsTable } from './tables.js';
 
@@ -27,4 +28,25 @@ export async function claimExpired(db: Db, now: Date, limit: number): Promise<st
   const rows = await withDiskTables(db).selectFrom('disk_uploads').select('id').where('expires_at', '<=', now)
     .orderBy('expires_at').limit(limit).forUpdate().skipLocked().execute();
   return rows.map((r) => r.id);
+}
+
+/**
+ * Takes the lock of an upload for `holder` for `leaseMs`, if it is free or its lease ran out
+ * (a process that died). Times are the database's, so processes on several hosts agree.
+ */
+export async function takeLock(db: Db, uploadId: string, holder: string, leaseMs: number): Promise<boolean> {
+  const r = await sql<{ upload_id: string }>`
+    INSERT INTO disk_upload_locks (upload_id, holder, lease_until) VALUES (${uploadId}, ${holder}, now() + ${leaseMs} * interval '1 millisecond')
+    ON CONFLICT (upload_id) DO UPDATE SET holder = excluded.holder, lease_until = excluded.lease_until
+      WHERE disk_upload_locks.lease_until < now() OR disk_upload_locks.holder = excluded.holder
+    RETURNING upload_id`.execute(db);
+  return r.rows.length > 0;
+}
+
+export async function renewLock(db: Db, uploadId: string, holder: string, leaseMs: number): Promise<void> {
+  await sql`UPDATE disk_upload_locks SET lease_until = now() + ${leaseMs} * interval '1 millisecond' WHERE upload_id = ${uploadId} AND holder = ${holder}`.execute(db);
+}
+
+export async function dropLock(db: Db, uploadId: string, holder: string): Promise<void> {
+  await withDiskTables(db).deleteFrom('disk_upload_locks').where('upload_id', '=', uploadId).where('holder', '=', holder).execute();
 }

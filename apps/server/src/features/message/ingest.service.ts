@@ -33,6 +33,9 @@ export interface NewMail { userId: number; messageId: number; folderMid: number 
  */
 export interface DeliverOptions { inCommit?: (trx: Db, messageIds: number[]) => Promise<void> }
 
+/** Work a feature adds to the commit of every delivery (calendar: queue a mail's iTIP part); it must not throw on what a retry repeats. */
+export type CommitHook = (trx: Db, filed: { content: ParsedContent; messageIds: number[]; userIds: number[] }[]) => Promise<void>;
+
 interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date; inCommit?: DeliverOptions['inCommit']; ruled?: RuledDelivery<LocalRecipient> }
 
 /**
@@ -46,6 +49,7 @@ export class IngestService {
   private readonly committer: GroupCommitter<Pending, number[]>;
   private readonly listeners: ((mail: NewMail[]) => void)[] = [];
   private rules: RuleEngine | undefined;
+  private readonly commitHooks: CommitHook[] = [];
 
   constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool, commitConcurrency: number) {
     this.committer = new GroupCommitter((items) => this.commit(items), { maxBatch: 64, concurrency: commitConcurrency });
@@ -54,6 +58,11 @@ export class IngestService {
   /** Mail rules and auto-reply (features/mail-rule) run on every delivery once set. */
   useRules(engine: RuleEngine): void {
     this.rules = engine;
+  }
+
+  /** Runs `fn` inside the commit of every delivery this service files. */
+  onCommit(fn: CommitHook): void {
+    this.commitHooks.push(fn);
   }
 
   /** The same engine for compose's local delivery, which writes its rows itself. */
@@ -206,6 +215,7 @@ export class IngestService {
       });
       for (const [i, it] of items.entries()) await it.ruled?.record(trx, new Map(it.recipients.map((r, k) => [r.userId, out[i]![k]!])));
       for (const [i, it] of items.entries()) if (it.inCommit) await it.inCommit(trx, out[i]!);
+      for (const hook of this.commitHooks) await hook(trx, items.map((it, i) => ({ content: it.content, messageIds: out[i]!, userIds: it.recipients.map((r) => r.userId) })));
       return out;
     });
   }

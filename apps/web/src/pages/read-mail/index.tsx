@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Dialog, SpinLoading, Toast } from 'antd-mobile';
 import { DownOutline, StarFill, UpOutline } from 'antd-mobile-icons';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -22,6 +22,10 @@ import { useReadWriteT } from '../../i18n/read-write';
 import { MailBody } from './mail-body';
 import { MailNote } from './mail-note';
 import { authSummary, SenderNotice } from './sender-notice';
+
+// Only mails with a text/calendar part load the calendar's invitation card (and its strings).
+const InviteCard = lazy(() => import('../modules/calendar/invite-card'));
+const isInvite = (mail: Mail) => mail.attachments.some((a) => /^(text\/calendar|application\/ics)/i.test(a.contentType));
 
 function label(a: Address): string {
   return a.name ? `${a.name} <${a.address}>` : a.address;
@@ -209,6 +213,7 @@ export default function ReadMailPage() {
           <div className="mw-read-body">
             {mail.html ? <MailBody html={mail.html} title={mail.subject || m.noSubject} /> : <div className="mw-read-text">{mail.text}</div>}
           </div>
+          {isInvite(mail) && <Suspense fallback={null}><InviteCard mailId={mail.id} /></Suspense>}
           <AttachmentList attachments={mail.attachments} />
           <DeliveryList mail={mail} onRecalled={() => void load()} />
           <ThreadList mail={mail} onOpen={(other) => navigate(`/pages/read-mail/index?mid=${encodeURIComponent(other)}`)} />

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ActionSheet, Button, DatePicker, Dialog, Form, Input, List, Picker, Selector, Switch, TextArea, Toast } from 'antd-mobile';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { CALENDAR_YEARS_SPAN, EVENT_CATEGORIES, NO_REMINDER, REMINDER_CHOICES, REPEAT_ENDS, REPEAT_FREQS, WEEKDAYS } from '@mailwing/shared';
+import { CALENDAR_YEARS_SPAN, EVENT_CATEGORIES, NO_REMINDER, REMINDER_CHOICES, REPEAT_ENDS, REPEAT_FREQS, WEEKDAYS, type CalendarEvent } from '@mailwing/shared';
 import { calendarApi, type Scope } from '../../../api/calendar';
 import { useCalendarT } from '../../../i18n/calendar';
 import { Page } from '../../../ui/page';
@@ -29,6 +29,9 @@ export default function EventEditPage() {
   const occurrence = params.get('occurrence') ? Number(params.get('occurrence')) : undefined;
   const [f, setF] = useState<FormState>(() => newForm(params.get('date')));
   const [recurring, setRecurring] = useState(false);
+  // Who was invited and what each answered (own events); the organiser of an event we were invited to.
+  const [people, setPeople] = useState<NonNullable<CalendarEvent['attendees']>>([]);
+  const [organizer, setOrganizer] = useState<string | null>(null);
   const [seriesStart, setSeriesStart] = useState<Date | null>(null);
   const [picker, setPicker] = useState<'start' | 'end' | 'until' | 'reminder' | null>(null);
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setF((old) => ({ ...old, [k]: v }));
@@ -46,6 +49,8 @@ export default function EventEditPage() {
       }
       setF(form);
       setRecurring(Boolean(e.rrule));
+      setPeople(e.attendees ?? []);
+      setOrganizer(e.organizer ?? null);
     }, () => navigate(CAL, { replace: true }));
   }, [id, occurrence, navigate]);
 
@@ -130,7 +135,18 @@ export default function EventEditPage() {
           <span data-field="reminder">{f.reminder === NO_REMINDER ? t.reminderNone : t.reminderLabel(f.reminder)}</span>
         </Form.Item>
         <Form.Item label={t.fDescription} layout="vertical"><TextArea value={f.description} maxLength={2000} autoSize={{ minRows: 2, maxRows: 6 }} onChange={(v) => set('description', v)} /></Form.Item>
+        {organizer === null && (
+          <Form.Item label={t.fAttendees} layout="vertical" help={t.attendeesHint}>
+            <TextArea data-field="attendees" value={f.attendees} maxLength={4000} placeholder={t.fAttendeesPlaceholder} autoSize={{ minRows: 1, maxRows: 4 }} onChange={(v) => set('attendees', v)} />
+          </Form.Item>
+        )}
       </Form>
+      {organizer !== null && <List><List.Item>{t.invitedBy(organizer)}</List.Item></List>}
+      {people.length > 0 && (
+        <List header={t.invitePeople(people.length)} data-attendees>
+          {people.map((p) => <List.Item key={p.email} extra={t.partstat[p.partstat] ?? p.partstat}>{p.name || p.email}</List.Item>)}
+        </List>
+      )}
       <List><List.Item extra={f.tz}>{t.fTimeZone}</List.Item></List>
       <DatePicker visible={picker === 'start' || picker === 'end' || picker === 'until'} min={MIN} max={MAX} precision={picker === 'until' ? 'day' : precision}
         value={picker === 'end' ? f.end : picker === 'until' ? (f.until ?? f.start) : f.start} confirmText={t.ok} cancelText={t.cancel}

@@ -4,6 +4,8 @@ export interface FormState {
   title: string; description: string; category: (typeof EVENT_CATEGORIES)[number]; allDay: boolean;
   start: Date; end: Date; tz: string; freq: string; interval: string; weekdays: string[];
   ends: string; count: string; until: Date | null; lunar: boolean; reminder: number;
+  /** Invitees, as typed (comma-separated); only an event of one's own has them. */
+  attendees: string;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -21,7 +23,7 @@ export function newForm(date: string | null): FormState {
   const start = new Date(base.getFullYear(), base.getMonth(), base.getDate(), date ? 9 : new Date().getHours() + 1, 0);
   return {
     title: '', description: '', category: 'work', allDay: false, start, end: new Date(start.getTime() + 3_600_000),
-    tz: Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Shanghai', freq: 'none', interval: '1', weekdays: [], ends: 'never', count: '10', until: null, lunar: false, reminder: 15,
+    tz: Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Shanghai', freq: 'none', interval: '1', weekdays: [], ends: 'never', count: '10', until: null, lunar: false, reminder: 15, attendees: '',
   };
 }
 
@@ -29,6 +31,7 @@ export function formOf(e: CalendarEvent): FormState {
   return {
     title: e.title, description: e.description, category: e.category as FormState['category'], allDay: e.allDay, start: parse(e.start), end: parse(e.end), tz: e.tz,
     freq: e.freq, interval: String(e.interval), weekdays: e.weekdays, ends: e.ends, count: String(e.count ?? 10), until: e.until ? parse(e.until) : null, lunar: e.lunar, reminder: e.reminder,
+    attendees: (e.attendees ?? []).map((a) => a.email).join(', '),
   };
 }
 
@@ -53,6 +56,6 @@ export function fieldsOf(f: FormState): Record<string, string | number> {
     title: f.title.trim(), description: f.description, category: f.category, allDay: f.allDay ? 1 : 0,
     start: f.allDay ? wallDate(f.start) : wallTime(f.start), end: f.allDay ? wallDate(f.end) : wallTime(f.end), tz: f.tz,
     freq: f.freq, interval: f.interval.trim(), weekdays: f.weekdays.join(','), ends: f.ends, count: f.count.trim(), until: f.until ? wallDate(f.until) : '',
-    lunar: f.lunar && f.freq === 'yearly' ? 1 : 0, reminder: f.reminder,
+    lunar: f.lunar && f.freq === 'yearly' ? 1 : 0, reminder: f.reminder, attendees: f.attendees,
   };
 }
