@@ -85,6 +85,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.ruleJobs.start();
     services.collectRunner.start();
     reminders.start();
+    services.migrateRunner.start();
   }
 
   return {
@@ -95,6 +96,9 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await services.ruleJobs.stop();
       await services.collectRunner.stop();
       await reminders.stop();
+      // A run in progress stops where it stands; its lease lets a later start resume it.
+      services.migrate.abortAll();
+      await services.migrateRunner.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

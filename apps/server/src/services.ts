@@ -48,6 +48,8 @@ import { NoteService } from './features/note/note.service.js';
 import { CalendarService } from './features/calendar/calendar.service.js';
 import { ReminderService } from './features/calendar/reminder.service.js';
 import { CalendarIcsService } from './features/calendar/calendar-ics.service.js';
+import { MigrateService } from './features/migrate/migrate.service.js';
+import { AnnouncementService } from './features/announcement/announcement.service.js';
 
 export interface Services {
   config: Config;
@@ -105,6 +107,10 @@ export interface Services {
   /** Calendar reminders by mail and Web Push; run by the runtime when WORKERS is on. */
   reminders: ReminderService;
   calendarIcs: CalendarIcsService;
+  /** Issue 17: mail migration from another IMAP server (queue jobs), and company announcements. */
+  migrate: MigrateService;
+  migrateRunner: QueueRunner;
+  announcements: AnnouncementService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -150,7 +156,15 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const quota = new QuotaService(db);
   const disk = new DiskService(db, blobs);
   const diskUploads = new DiskUploadService({ db, blobs, disk, quota, dir: config.disk.uploadDir, ttlMs: config.disk.uploadTtlMs });
+  // Migration logs in to old servers like collection does: the same key file and outbound policy.
+  const migrate = new MigrateService({
+    db, ingest, box: new SecretBox(loadCollectKey(config.collect.key, config.dataDir)), cfg: config.collect, maxMessageBytes: config.smtp.maxBytes,
+    policy: new AddressPolicy({ allowPrivate: config.collect.allowPrivate, allow: config.outbound.allow, resolve: config.outbound.dnsServers.length ? dnsResolve(config.outbound.dnsServers) : undefined }),
+    log,
+  });
+  const migrateRunner = new QueueRunner(() => migrate.runDue(), 10_000, log);
   return {
+    migrate, migrateRunner, announcements: new AnnouncementService(db),
     collect, collectRunner,
     quota, disk, diskUploads, shares: new ShareService(db, disk),
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,

@@ -16,6 +16,7 @@ import * as m011 from './migrations/011-collection.js';
 import * as m012 from './migrations/012-calendar.js';
 import * as m013 from './migrations/013-notes.js';
 import * as m014 from './migrations/014-disk.js';
+import * as m020 from './migrations/020-admin-migrate.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '001-initial': m001, '002-compose': m002, '003-organise': m003, '004-contacts': m004, '005-account': m005, '006-links': m006,
   '007-security': m007, '008-inbound-auth': m008, '009-signatures': m009, '010-mail-rules': m010, '011-collection': m011,
   '012-calendar': m012, '013-notes': m013, '014-disk': m014,
+  '020-admin-migrate': m020,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).

@@ -15,3 +15,5 @@ export * from './collect.js';
 export * from './disk.js';
 export * from './note.js';
 export * from './calendar.js';
+export * from './migrate.js';
+export * from './announcement.js';
