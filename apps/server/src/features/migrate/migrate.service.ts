@@ -151,11 +151,11 @@ export class MigrateService {
     let error: { reason: string; reply: string } | null = null;
     try {
       const l = await this.login(a, a.username, await this.d.box.open(a.secret, context(a.company_id)));
-      await withImap(l, async (c) => {
-        const r = await this.copyAll(c, a, abort.signal);
-        copied = r.copied;
-        bytes = r.bytes;
-      });
+      const r = await withImap(l, (c) => this.copyAll(c, a, abort.signal));
+      copied = r.copied;
+      bytes = r.bytes;
+      // Thrown out here: inside withImap any error would be classified as a protocol failure.
+      if (r.missing.length > 0) throw new AccountFailure('migrate.folder_missing', `Folder missing on the old server: ${r.missing.join(', ')}`);
     } catch (err) {
       // Aborted: left running under its lease, as a killed process would leave it.
       if (abort.signal.aborted) return;
@@ -171,7 +171,7 @@ export class MigrateService {
     await repo.finishRun(this.d.db, a.id, { at: this.now(), copied, bytes, error, finalise: a.finalise });
   }
 
-  private async copyAll(c: ImapFlow, a: repo.AccountRow, signal: AbortSignal): Promise<{ copied: number; bytes: number }> {
+  private async copyAll(c: ImapFlow, a: repo.AccountRow, signal: AbortSignal): Promise<{ copied: number; bytes: number; missing: string[] }> {
     const listed = await c.list();
     const folders = mapFolders(listed);
     const known = await repo.listFolders(this.d.db, a.id);
@@ -198,15 +198,14 @@ export class MigrateService {
         failed.push(f.path);
       }
     }
-    // A folder copied before and gone now: the account fails loudly rather than finishing with mail silently left behind.
+    // A folder copied before and gone now: the account fails loudly (in run) rather than finishing with mail silently left behind.
     for (const k of known) {
       if (!folders.some((f) => f.path === k.folder)) {
         await repo.setFolder(this.d.db, a.id, k.folder, { state: 'failed' });
         failed.push(k.folder);
       }
     }
-    if (failed.length > 0) throw new AccountFailure('migrate.folder_missing', `Folder missing on the old server: ${failed.join(', ')}`);
-    return { copied, bytes };
+    return { copied, bytes, missing: failed };
   }
 
   private sink(a: repo.AccountRow, folder: string, targetMid: number): FolderSink {

@@ -1,0 +1,2 @@
+// The console home's entry for mail migration (pages/admin/section.ts describes the shape).
+export default { key: 'migrate', order: 80, title: { zh: '邮件搬家', en: 'Mail migration' }, path: '/pages/admin/migrate/index', icon: '📦' };
