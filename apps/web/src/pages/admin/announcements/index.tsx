@@ -51,7 +51,7 @@ export default function AdminAnnouncementsPage() {
           <List.Item title={m.annAudience}>
             <Selector columns={2} value={[audience]} onChange={(v) => v[0] && setAudience(v[0])}
               options={[{ label: m.annEveryone, value: 'all' as const }, { label: m.annDepartments, value: 'departments' as const }]} />
-            {audience === 'departments' && <Input value={departments} onChange={setDepartments} placeholder="12, 15" />}
+            {audience === 'departments' && <Input value={departments} onChange={setDepartments} placeholder={m.annDepartmentIds} aria-label={m.annDepartmentIds} />}
           </List.Item>
           <List.Item>
             <Button block color="primary" disabled={!title.trim() || !body.trim()} onClick={() => void publish()}>{m.annPublish}</Button>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { SoundOutline } from 'antd-mobile-icons';
 import { announcementApi } from '../../../api/migrate';
 import { useLanguage } from '../../../i18n';
 import './banner.css';
@@ -26,7 +27,7 @@ export default function AnnouncementBanner() {
   if (!latest) return null;
   return (
     <button type="button" className="mw-ann-banner" onClick={() => navigate(ANNOUNCEMENTS_ROUTE)}>
-      <span aria-hidden="true">📢</span>
+      <SoundOutline aria-hidden="true" />
       <span className="mw-ann-banner-text">{latest.title}</span>
       {latest.unread > 1 && <span className="mw-ann-banner-count">{zh ? `${latest.unread} 条` : `+${latest.unread - 1}`}</span>}
     </button>
