@@ -35,7 +35,7 @@ try {
     if (f === 'INBOX') peer.seed(remote, mail(i));
     else peer.seedFolder(remote, f, mail(i));
   }
-  const server = { host: 'localhost', port: peer.ports.imaps, tls: 'tls' as const };
+  const server = { host: '127.0.0.1', port: peer.ports.imaps, tls: 'tls' as const };
   const imported = await services.migrate.importCsv(company.id, server, `${remote},pw,alice@demo.test\n`);
   if (imported.created !== 1) throw new Error(JSON.stringify(imported));
   step(`moving ${N} mails in ${FOLDERS.length} folders`);
