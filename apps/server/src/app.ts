@@ -25,6 +25,8 @@ import { settingRoutes } from './features/setting/setting.routes.js';
 import { wechatRoutes } from './features/wechat/wechat.routes.js';
 import { mailRuleRoutes } from './features/mail-rule/mail-rule.routes.js';
 import { collectRoutes } from './features/collect/collect.routes.js';
+import { migrateRoutes } from './features/migrate/migrate.routes.js';
+import { announcementRoutes } from './features/announcement/announcement.routes.js';
 import { mailboxRoutes } from './features/mailbox/mailbox.routes.js';
 import { messageRoutes } from './features/message/message.routes.js';
 import { systemRoutes } from './features/system/system.routes.js';
@@ -144,6 +146,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   auditRoutes(app, services.audit);
   companyListRoutes(app, services.companyLists);
   inviteRoutes(app, services.invites);
+  migrateRoutes(app, services.migrate, () => services.migrateRunner.wake());
+  announcementRoutes(app, services.announcements);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

@@ -95,6 +95,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     quotaNotices.start();
     services.auditRunner.start();
     services.inviteRunner.start();
+    services.migrateRunner.start();
   }
 
   return {
@@ -111,6 +112,9 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       await quotaNotices.stop();
       await services.auditRunner.stop();
       await services.inviteRunner.stop();
+      // A run in progress stops where it stands; its lease lets a later start resume it.
+      services.migrate.abortAll();
+      await services.migrateRunner.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

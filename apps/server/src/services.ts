@@ -64,6 +64,8 @@ import { AuditService } from './features/audit/audit.service.js';
 import { CompanyListService } from './features/company-list/company-list.service.js';
 import { InviteService } from './features/calendar/invite.service.js';
 import { ItipMailer } from './features/calendar/itip-mail.js';
+import { MigrateService } from './features/migrate/migrate.service.js';
+import { AnnouncementService } from './features/announcement/announcement.service.js';
 
 export interface Services {
   config: Config;
@@ -148,6 +150,10 @@ export interface Services {
   /** Calendar invitations by mail (iTIP/iMIP); `inviteRunner` applies received replies and updates. */
   invites: InviteService;
   inviteRunner: QueueRunner;
+  /** Issue 17: mail migration from another IMAP server (queue jobs), and company announcements. */
+  migrate: MigrateService;
+  migrateRunner: QueueRunner;
+  announcements: AnnouncementService;
 }
 
 /** Wires the feature services together; no I/O happens here. */
@@ -208,8 +214,16 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   // Every user the console creates (one by one or by CSV) gets the company's welcome mail (issue 17).
   const people = new PeopleService(db, companies, messages, blobs);
   people.onUserCreated.push(sendWelcome);
+  // Migration logs in to old servers like collection does: the same key file and outbound policy.
+  const migrate = new MigrateService({
+    db, ingest, box: new SecretBox(loadCollectKey(config.collect.key, config.dataDir)), cfg: config.collect, maxMessageBytes: config.smtp.maxBytes,
+    policy: new AddressPolicy({ allowPrivate: config.collect.allowPrivate, allow: config.outbound.allow, resolve: config.outbound.dnsServers.length ? dnsResolve(config.outbound.dnsServers) : undefined }),
+    log,
+  });
+  const migrateRunner = new QueueRunner(() => migrate.runDue(), 10_000, log);
   return {
     westClock, westCaptcha, westAccounts, westPay, westReconciler, westShop: new WestShopService({ db, now: westNow }),
+    migrate, migrateRunner, announcements: new AnnouncementService(db),
     collect, collectRunner,
     quota, disk, diskUploads, shares: new ShareService(db, disk),
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,

@@ -22,6 +22,10 @@ export interface DovecotPeer {
   setPassword(user: string, password: string): Promise<void>;
   /** Drops a raw message into the user's INBOX (maildir new/). */
   seed(user: string, raw: string | Buffer): void;
+  /** Drops a raw message into another folder of the user (Maildir++ `.Folder`, made on first use); `seen` files it read. */
+  seedFolder(user: string, folder: string, raw: string | Buffer, seen?: boolean): void;
+  /** Removes a folder and its mail (Maildir++ `.Folder`). */
+  removeFolder(user: string, folder: string): void;
   /** Messages currently in the user's INBOX. */
   count(user: string): number;
   /** Makes Dovecot hand out a new UIDVALIDITY for the INBOX (its uidlist and indexes gone). */
@@ -201,6 +205,26 @@ service pop3-login {
       fs.writeFileSync(tmp, Buffer.isBuffer(raw) ? raw : raw.replace(/\r\n/g, '\n'));
       fs.chownSync(tmp, MAIL_UID, MAIL_GID);
       fs.renameSync(tmp, path.join(box(user), 'new', name));
+    },
+    seedFolder(user, folder, raw, seen = false) {
+      const dir = path.join(box(user), `.${folder.replace(/\//g, '.')}`);
+      if (!fs.existsSync(dir)) {
+        for (const sub of ['', 'new', 'cur', 'tmp']) {
+          fs.mkdirSync(path.join(dir, sub), { recursive: true });
+          fs.chownSync(path.join(dir, sub), MAIL_UID, MAIL_GID);
+        }
+        fs.writeFileSync(path.join(dir, 'maildirfolder'), '');
+        fs.chownSync(path.join(dir, 'maildirfolder'), MAIL_UID, MAIL_GID);
+      }
+      const name = `${Date.now()}.M${process.pid}P${++seq}.mw`;
+      const tmp = path.join(dir, 'tmp', name);
+      fs.writeFileSync(tmp, Buffer.isBuffer(raw) ? raw : raw.replace(/\r\n/g, '\n'));
+      fs.chownSync(tmp, MAIL_UID, MAIL_GID);
+      // In cur/ with the S flag: Dovecot reports it \Seen (maildir info ":2,S").
+      fs.renameSync(tmp, seen ? path.join(dir, 'cur', `${name}:2,S`) : path.join(dir, 'new', name));
+    },
+    removeFolder(user, folder) {
+      fs.rmSync(path.join(box(user), `.${folder.replace(/\//g, '.')}`), { recursive: true, force: true });
     },
     count(user) {
       return ['new', 'cur'].reduce((n, sub) => n + fs.readdirSync(path.join(box(user), sub)).length, 0);

@@ -106,6 +106,11 @@ const AdminListsPage = lazy(() => auditArea().then((m) => ({ default: m.AdminLis
 const AuditListPage = lazy(() => auditArea().then((m) => ({ default: m.AuditListPage })));
 const AuditPreviewPage = lazy(() => auditArea().then((m) => ({ default: m.AuditPreviewPage })));
 const AuditLinkPage = lazy(() => auditArea().then((m) => ({ default: m.AuditLinkPage })));
+// Mail migration and announcements (issue 17): the console's two pages and the user's list, one chunk.
+const migrateArea = () => import('./pages/admin/migrate/area');
+const AdminMigratePage = lazy(() => migrateArea().then((m) => ({ default: m.AdminMigratePage })));
+const AdminAnnouncementsPage = lazy(() => migrateArea().then((m) => ({ default: m.AdminAnnouncementsPage })));
+const AnnouncementsPage = lazy(() => migrateArea().then((m) => ({ default: m.AnnouncementsPage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -185,6 +190,9 @@ export const router = createHashRouter([
   // A share link's recipient has no session here.
   { path: '/pages/modules/disk/share', element: lazyPage(DiskSharePage, false) },
   { path: '/pages/modules/notes/index', element: lazyPage(NotesPage) },
+  { path: '/pages/admin/migrate/index', element: lazyPage(AdminMigratePage) },
+  { path: '/pages/admin/announcements/index', element: lazyPage(AdminAnnouncementsPage) },
+  { path: '/pages/modules/announcements/index', element: lazyPage(AnnouncementsPage) },
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
   { path: '/pages/admin/index/index', element: lazyPage(AdminHomePage) },
   { path: '/pages/admin/domains/index', element: lazyPage(AdminDomainsPage) },

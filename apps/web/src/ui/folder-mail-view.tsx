@@ -18,6 +18,8 @@ import { EmptyState, ErrorState } from './state-view';
 
 // Batch mode's bar (and its icons) loads when batch mode is first entered.
 const BatchBar = lazy(() => import('./batch-bar'));
+// Unread announcements over the inbox: its own small chunk, fetched after the inbox shows (first-screen budget).
+const AnnouncementBanner = lazy(() => import('../pages/modules/announcements/banner'));
 
 export const SEARCH_ROUTE = '/pages/modules/search-mail/index';
 export const TAG_LIST_ROUTE = '/pages/modules/tag-list/index';
@@ -268,7 +270,12 @@ function FolderMailPage({ mid, title, navTitle, tab = false, back, filter, tag, 
       back={nav.back}
       left={nav.left}
       right={nav.right}
-      header={<FilterBar filter={filter} tag={tag} onChange={setFilters} disabled={selection.active} />}
+      header={(
+        <>
+          {tab && <Suspense fallback={null}><AnnouncementBanner /></Suspense>}
+          <FilterBar filter={filter} tag={tag} onChange={setFilters} disabled={selection.active} />
+        </>
+      )}
       footer={selection.active
         ? (
           <Suspense fallback={<div className="mw-actions mw-batch-bar" />}>

@@ -21,3 +21,5 @@ export * from './company-life.js';
 export * from './west.js';
 export * from './admin-people.js';
 export * from './audit.js';
+export * from './migrate.js';
+export * from './announcement.js';

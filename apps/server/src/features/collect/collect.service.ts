@@ -9,10 +9,10 @@ import type { IngestService } from '../message/ingest.service.js';
 import { classify, type CollectError } from './collect-error.js';
 import * as repo from './collect.repository.js';
 import { resolveRemote, type RemoteEndpoint } from './dial.js';
-import { fingerprintRaw, returnPath } from './fingerprint.js';
 import { runImap, testImap } from './imap-run.js';
 import { runPop3, testPop3 } from './pop3-run.js';
 import type { SecretBox } from './secret-box.js';
+import { storeOnce } from './store-once.js';
 import type { Mark, RunResult, Sink } from './sink.js';
 
 export interface CollectDeps {
@@ -167,17 +167,7 @@ export class CollectService {
       imapState: (folder) => repo.imapState(db, a.id, folder),
       advance: (folder, uidvalidity, uid) => repo.setImapState(db, a.id, folder, uidvalidity, uid),
       skip: (fp, mark) => repo.recordFetched(db, fetched(fp, mark)),
-      store: async (raw, mark) => {
-        const fp = fingerprintRaw(raw);
-        if ((await repo.seenFingerprints(db, a.user_id, base.source, [fp])).size > 0) {
-          await repo.recordFetched(db, fetched(fp, mark));
-          return false;
-        }
-        await this.d.ingest.deliver(raw, returnPath(raw), [{ userId: a.user_id, folderMid }], undefined, {
-          inCommit: (trx) => repo.recordFetched(trx, fetched(fp, mark)),
-        });
-        return true;
-      },
+      store: (raw, mark) => storeOnce({ db, ingest: this.d.ingest, ...base }, folderMid, raw, mark),
     };
   }
 

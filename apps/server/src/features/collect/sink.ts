@@ -1,7 +1,11 @@
-/** Where a run puts what it fetched (CollectService implements it for one account). */
-export interface Sink {
+/** Where a run puts what it fetched (CollectService implements it for one account; POP3 also keeps UIDLs). */
+export interface Sink extends FolderSink {
   knownUidls(): Promise<Set<string>>;
   forgetUidls(keep: Set<string>): Promise<void>;
+}
+
+/** What the IMAP engine (imap-fetch.ts) needs: collection and migration both implement it. */
+export interface FolderSink {
   /** Fingerprints (fingerprint.ts) this user already has from this remote mailbox. */
   seen(fingerprints: string[]): Promise<Set<string>>;
   imapState(folder: string): Promise<{ uidvalidity: number; last_uid: number } | undefined>;
@@ -16,6 +20,7 @@ export interface Sink {
   advance(folder: string, uidvalidity: number, uid: number): Promise<void>;
 }
 
-export interface Mark { uidl?: string }
+/** `seen`: the source had the message read (IMAP \\Seen). */
+export interface Mark { uidl?: string; seen?: boolean }
 
 export interface RunResult { count: number; bytes: number }

@@ -31,7 +31,11 @@ export interface NewMail { userId: number; messageId: number; folderMid: number 
  * message as fetched). It runs inside the group-commit transaction, shared with other
  * deliveries, so it must not throw on anything a retry would repeat (use ON CONFLICT).
  */
-export interface DeliverOptions { inCommit?: (trx: Db, messageIds: number[]) => Promise<void> }
+export interface DeliverOptions {
+  inCommit?: (trx: Db, messageIds: number[]) => Promise<void>;
+  /** Mail moved in as it was (migration): filed where asked, with no list, rule or auto-reply acting on old mail. */
+  asIs?: boolean;
+}
 
 /** Work a feature adds to the commit of every delivery (calendar: queue a mail's iTIP part); it must not throw on what a retry repeats. */
 export type CommitHook = (trx: Db, filed: { content: ParsedContent; messageIds: number[]; userIds: number[] }[]) => Promise<void>;
@@ -117,8 +121,8 @@ export class IngestService {
     let ids: number[];
     let ruled: RuledDelivery<LocalRecipient> | undefined;
     try {
-      const filed = await this.applySenderRules(recipients, [content.from.address, envelopeFrom.toLowerCase()]);
-      ruled = await this.rules?.decide(this.db, { content, envelopeFrom, size: staged.size, recipients: filed, readRaw: () => this.blobs.store.get(staged.hash) });
+      const filed = opts.asIs ? recipients : await this.applySenderRules(recipients, [content.from.address, envelopeFrom.toLowerCase()]);
+      ruled = opts.asIs ? undefined : await this.rules?.decide(this.db, { content, envelopeFrom, size: staged.size, recipients: filed, readRaw: () => this.blobs.store.get(staged.hash) });
       // Every mailbox's rule rejected it: over SMTP (recipients that crossed MX carry `auth`) that is a 550
       // with the rule's text; elsewhere (collection, system mail) the mail is simply not filed.
       const rejectAll = ruled?.rejectAll;
