@@ -16,8 +16,12 @@ afterAll(async () => fs.rm(dataDir, { recursive: true, force: true }));
 function run(...args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir };
   delete env.DATABASE_URL;
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/create-company.ts', ...args], { cwd: serverDir, env, encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/create-company.ts', ...args], { cwd: serverDir, env, encoding: 'utf8', timeout: 150_000 });
 }
+
+// Each run is a cold process: tsx, PGlite's start and every migration (about 24 s on a
+// busy 2-core machine, where CI runs two suites at once), so the tests allow minutes.
+const COLD_PROCESS_MS = 180_000;
 
 describe('npm run setup:company', () => {
   const args = ['--company', 'Acme', '--domain', 'acme.example', '--admin', 'admin@acme.example', '--password', 'correct horse battery'];
@@ -37,7 +41,7 @@ describe('npm run setup:company', () => {
     } finally {
       await close();
     }
-  });
+  }, COLD_PROCESS_MS);
 
   it('refuses a domain that is already hosted, and bad arguments, with a clear message', () => {
     const again = run(...args);
@@ -47,5 +51,5 @@ describe('npm run setup:company', () => {
     expect(outside.status).toBe(2);
     expect(outside.stderr).toContain('the administrator address must be in x.example');
     expect(run('--company', 'X').status).toBe(2);
-  });
+  }, COLD_PROCESS_MS);
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { WestChallenge, WestMe, WestSession } from '@mailwing/shared';
 import { startDemo, type TestServer } from './harness.js';
 import { clearLimits, codeFromInbox, totpCode } from './security-helpers.js';
-import { registerCustomer, solveCaptcha, westLogin } from './west-helpers.js';
+import { solveCaptcha, westLogin } from './west-helpers.js';
 
 // The shared machine is slow at times; a boot can take minutes under load.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 300_000 });
@@ -122,7 +122,8 @@ describe('login', () => {
 
 describe('profile', () => {
   it('applies the spec §5 name rules', async () => {
-    const token = await registerCustomer(s, 'admin@demo.test', await s.login('admin@demo.test'));
+    // The demo seed's storefront customer (admin@demo.test / demo1234, README).
+    const token = await westLogin(s, 'admin@demo.test', await s.login('admin@demo.test'), 'demo1234');
     expect((await s.post('/h5/west/profile', { nameKind: 'zh', firstName: '小明', lastName: '王', city: '北京', zip: '100000' }, token)).code).toBe(200);
     expect((await s.post('/h5/west/profile', { nameKind: 'en', firstName: 'J', lastName: 'Smith', city: 'Shanghai', zip: '200000' }, token)).code).toBe(422);
     expect((await s.post('/h5/west/profile', { nameKind: 'zh', firstName: '小明明明明明明明明明明', lastName: '王', city: '北京', zip: '100000' }, token)).code).toBe(422);
