@@ -23,16 +23,20 @@ describe('mail actions and folders', () => {
   const find = async (mid: string, subject: string) => (await folderList(mid)).find((m) => m.subject === subject);
   // Issue 14: the bottom bar leads with Reply, Reply all and Forward; these are in its "more" sheet.
   const sheetItem = (name: string) => page.locator('.adm-action-sheet-button-item', { hasText: name });
+  // A sheet closed by an action animates out before it leaves the DOM; the next one must not
+  // open over it (two sheets on screen, and the closing one's mask takes the taps).
+  const sheetsGone = () => page.waitForFunction(() => [...document.querySelectorAll('.adm-action-sheet-popup')].every((el) => el.getClientRects().length === 0));
   const button = (name: string) => ({
     click: async () => {
       await page.locator('[data-action=more]').click();
       await sheetItem(name).click();
+      await sheetsGone();
     },
     waitFor: async () => {
       await page.locator('[data-action=more]').click();
       await sheetItem(name).waitFor();
       await page.locator('.adm-action-sheet-cancel .adm-action-sheet-button-item').click();
-      await sheetItem(name).waitFor({ state: 'detached' });
+      await sheetsGone();
     },
   });
 
