@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BASE_URL } from '../env';
+import { enWest } from '../../apps/web/src/i18n/en-west';
+import { zhWest } from '../../apps/web/src/i18n/zh-west';
 import { api, apiToken, phoneSuite, screenshot } from '../helpers';
 
 // The west storefront (issue 19) at 390×844: register with the proof-of-work captcha and a
@@ -70,15 +72,24 @@ describe('west storefront', () => {
     await page.getByText('shop.test').first().waitFor();
   });
 
-  it('screenshots every west page in zh and en', { timeout: 240_000 }, async () => {
+  it('shows every west page titled in zh and en, with buttons of at least 44 px, and screenshots them', { timeout: 240_000 }, async () => {
     const page = suite.page;
-    const routes = ['login/index', 'login/verify?way=email&to=b***@demo.test&ticket=x', 'register/index', 'agree/index', 'user/index', 'recharge/index', 'buy-mail/index'];
+    const routes = [
+      ['login/index', 'westLoginTitle'], ['login/verify?way=email&to=b***@demo.test&ticket=x', 'westVerifyTitle'], ['register/index', 'westRegisterTitle'],
+      ['agree/index', 'westAgreeTitle'], ['user/index', 'westUserTitle'], ['recharge/index', 'westRechargeTitle'], ['buy-mail/index', 'westBuyTitle'],
+    ] as const;
     for (const lang of ['zh', 'en'] as const) {
+      const texts = lang === 'zh' ? zhWest : enWest;
       await setLang(lang);
-      for (const r of routes) {
+      for (const [r, title] of routes) {
         await page.goto(`${BASE_URL}/#/pages/west/${r}`);
         await page.reload();
         await page.locator('.mw-west').first().waitFor();
+        await expect.poll(() => page.locator('.adm-nav-bar-title').first().textContent(), { timeout: 10_000 }).toBe(texts[title]);
+        const small = await page.locator('.mw-west button').evaluateAll((els) => els
+          .map((el) => ({ text: (el.textContent ?? '').trim(), h: el.getBoundingClientRect().height }))
+          .filter((b) => b.h > 0 && b.h < 44));
+        expect(small, `${lang} ${r}`).toEqual([]);
         await page.waitForTimeout(300);
         await screenshot(page, `west-${lang}-${r.split('?')[0]!.replace('/', '-')}`);
       }
