@@ -26,6 +26,9 @@ function addYears(d: Date, years: number): Date {
 
 export interface WestShopDeps { db: Db; now: () => Date; onProvisionQueued?: () => void }
 
+type OwnCompany = NonNullable<Awaited<ReturnType<typeof repo.lockOwnCompany>>>;
+type Plan = NonNullable<Awaited<ReturnType<typeof repo.planByCode>>>;
+
 export class WestShopService {
   private readonly db: WestDb;
 
@@ -71,27 +74,30 @@ export class WestShopService {
   }
 
   /** Renews from the later of now and the expiry (company-life's extendCompany), at the plan's price for the company's seats. */
-  async renew(customerId: number, input: WestRenewInput): Promise<WestOrder> {
-    const now = this.d.now();
-    const orderId = await this.d.db.transaction().execute(async (base) => {
-      const trx = base.withTables<WestTables>();
-      const c = await repo.lockOwnCompany(trx, customerId, Number(input.companyId));
-      if (!c) throw notFound('Company');
-      const plan = await repo.planByCode(trx, c.plan);
-      if (!plan) throw notFound('Plan');
-      const price = Number(plan.seat_year_cents) * c.seats * input.years;
-      if (price !== input.priceCents) throw priceChanged(price);
-      const domain = await repo.domainOf(trx, c.id);
-      const id = await repo.insertOrder(trx, { customerId, kind: 'renew', planId: plan.id, companyId: c.id, domain, seats: c.seats, years: input.years, seatYearCents: Number(plan.seat_year_cents), priceCents: price });
-      if (price > 0 && await pay.post(trx, { customerId, amountCents: -price, kind: 'renew', ref: `order:${id}` }) === null) throw balanceLow();
-      await extendCompany(base, c.id, { years: input.years, customerId }, now);
-      return id;
-    });
-    return this.order(customerId, orderId);
+  renew(customerId: number, input: WestRenewInput): Promise<WestOrder> {
+    return this.changeCompany(customerId, input, 'renew', (c, plan) => Number(plan.seat_year_cents) * c.seats * input.years,
+      (c) => ({ seats: c.seats, years: input.years }), { years: input.years });
   }
 
   /** More seats until the current expiry, priced pro rata for the time left. */
-  async addSeats(customerId: number, input: WestAddSeatsInput): Promise<WestOrder> {
+  addSeats(customerId: number, input: WestAddSeatsInput): Promise<WestOrder> {
+    return this.changeCompany(customerId, input, 'seats', (c, plan, now) => {
+      if (!c.expires_at) throw invalid('companyId', 'this company has no term to add seats to', 'west.no_term');
+      return proRataCents(Number(plan.seat_year_cents), input.seats, c.expires_at, now);
+    }, () => ({ seats: input.seats, years: 0 }), { addSeats: input.seats });
+  }
+
+  /**
+   * One paid change to a company the customer owns (renew, seats): the company row locked,
+   * the price checked against what the customer saw, the order and its debit, and the change
+   * itself, in one transaction.
+   */
+  private async changeCompany(
+    customerId: number, input: { companyId: string | number; priceCents: number }, kind: 'renew' | 'seats',
+    priceOf: (c: OwnCompany, plan: Plan, now: Date) => number,
+    orderSize: (c: OwnCompany) => { seats: number; years: number },
+    change: { years?: number; addSeats?: number },
+  ): Promise<WestOrder> {
     const now = this.d.now();
     const orderId = await this.d.db.transaction().execute(async (base) => {
       const trx = base.withTables<WestTables>();
@@ -99,13 +105,12 @@ export class WestShopService {
       if (!c) throw notFound('Company');
       const plan = await repo.planByCode(trx, c.plan);
       if (!plan) throw notFound('Plan');
-      if (!c.expires_at) throw invalid('companyId', 'this company has no term to add seats to', 'west.no_term');
-      const price = proRataCents(Number(plan.seat_year_cents), input.seats, c.expires_at, now);
+      const price = priceOf(c, plan, now);
       if (price !== input.priceCents) throw priceChanged(price);
       const domain = await repo.domainOf(trx, c.id);
-      const id = await repo.insertOrder(trx, { customerId, kind: 'seats', planId: plan.id, companyId: c.id, domain, seats: input.seats, years: 0, seatYearCents: Number(plan.seat_year_cents), priceCents: price });
-      if (price > 0 && await pay.post(trx, { customerId, amountCents: -price, kind: 'seats', ref: `order:${id}` }) === null) throw balanceLow();
-      await extendCompany(base, c.id, { addSeats: input.seats, customerId }, now);
+      const id = await repo.insertOrder(trx, { customerId, kind, planId: plan.id, companyId: c.id, domain, ...orderSize(c), seatYearCents: Number(plan.seat_year_cents), priceCents: price });
+      if (price > 0 && await pay.post(trx, { customerId, amountCents: -price, kind, ref: `order:${id}` }) === null) throw balanceLow();
+      await extendCompany(base, c.id, { ...change, customerId }, now);
       return id;
     });
     return this.order(customerId, orderId);
