@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { APP_VERSION } from '@mailwing/shared';
+import { allReasonCodes, APP_VERSION } from '@mailwing/shared';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { domainCheckRoutes } from './features/domain-check/domain-check.routes.js';
 import { welcomeRoutes } from './features/welcome/welcome.routes.js';
@@ -102,7 +102,14 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   // preservePath: a name like "a/b.txt" arrives whole and is refused (spec §5), not silently cut to "b.txt".
   await app.register(multipart, { preservePath: true, limits: { fileSize: config.attachments.maxFileBytes, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12 } });
   await app.register(swagger, {
-    openapi: { info: { title: 'Mailwing H5 API', version: APP_VERSION }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
+    openapi: {
+      info: { title: 'Mailwing H5 API', version: APP_VERSION },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        // API.md: every refusal's `reason` is one of these codes, listed in packages/shared and here.
+        schemas: { Reason: { type: 'string', enum: [...allReasonCodes] } },
+      },
+    },
     transform: jsonSchemaTransform,
   });
 

@@ -1,4 +1,4 @@
-import { Code, type CodeValue, defaultReason } from '@mailwing/shared';
+import { Code, type CodeValue, defaultReason, NotFoundReasons, type NotFoundSubject, type ReasonCode } from '@mailwing/shared';
 
 /**
  * A failure the client should see: becomes the envelope { code, error, reason } (API.md).
@@ -9,21 +9,19 @@ export class AppError extends Error {
   constructor(
     readonly code: CodeValue,
     readonly detail: string | Record<string, string> | string[],
-    readonly extra?: Record<string, unknown> & { reason?: string; reasons?: Record<string, string> },
+    readonly extra?: Record<string, unknown> & { reason?: ReasonCode; reasons?: Record<string, ReasonCode> },
   ) {
     super(typeof detail === 'string' ? detail : JSON.stringify(detail));
   }
 
-  get reason(): string {
+  get reason(): ReasonCode {
     return this.extra?.reason ?? defaultReason(this.code);
   }
 }
 
-const slug = (what: string) => what.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'object';
-
 // The same answer for "missing" and "not yours", so ids cannot be probed (API.md).
-export const notFound = (what = 'Mail') => new AppError(Code.NotFound, `${what} not found`, { reason: `${slug(what)}.not_found` });
-export const invalid = (field: string, message: string, reason = 'input.invalid') =>
+export const notFound = (what: NotFoundSubject = 'Mail') => new AppError(Code.NotFound, `${what} not found`, { reason: NotFoundReasons[what] });
+export const invalid = (field: string, message: string, reason: ReasonCode = 'input.invalid') =>
   new AppError(Code.Invalid, { [field]: message }, { reason, reasons: { [field]: reason } });
 export const unauthorized = () => new AppError(Code.Unauthorized, 'You are currently logged out. Please log in again.', { reason: 'session.expired' });
-export const forbidden = (message = 'You are not allowed to do this', reason = 'access.forbidden') => new AppError(Code.Forbidden, message, { reason });
+export const forbidden = (message = 'You are not allowed to do this', reason: ReasonCode = 'access.forbidden') => new AppError(Code.Forbidden, message, { reason });

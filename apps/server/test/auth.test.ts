@@ -146,8 +146,10 @@ describe('HTTP basics', () => {
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(await res.json()).toEqual({ code: 200, data: { version: '6.2.6', code: 100, minCode: 100, notes: '', url: '' } });
-    const doc = await (await fetch(`${s.base}/h5/openapi.json`)).json() as { openapi: string; paths: Record<string, unknown> };
+    const doc = await (await fetch(`${s.base}/h5/openapi.json`)).json() as { openapi: string; paths: Record<string, unknown>; components: { schemas: { Reason: { enum: string[] } } } };
     expect(doc.openapi).toMatch(/^3\./);
+    // API.md: the reason codes are listed in the OpenAPI document.
+    expect(doc.components.schemas.Reason.enum).toEqual(expect.arrayContaining(['login.bad_credentials', 'mail.not_found', 'send.no_such_mailbox', 'password.old_wrong']));
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
       '/h5/login/h5', '/h5/mail/list', '/h5/read/index', '/h5/mboxop/create-folder',
       '/h5/write/upload', '/h5/write/draft', '/h5/write/send', '/h5/write/recall', '/h5/search/mail', '/h5/tag/list', '/h5/events',

@@ -33,9 +33,9 @@ describe('changing the password', () => {
   it('applies the spec §5 rules: all three required, the new ones matching, a sane length, the old one right', async () => {
     const post = (body: Record<string, string>) => s.post('/h5/setting/password', body, alice);
     expect(await post({ old: '', password: '', confirm: '' })).toMatchObject({ code: 422, error: { old: 'is required', password: 'is required', confirm: 'is required' } });
-    expect(await post({ old: 'demo1234', password: 'newpass123', confirm: 'newpass124' })).toMatchObject({ code: 422, error: { confirm: 'password empty or repeat mismatch' } });
-    expect(await post({ old: 'demo1234', password: 'short', confirm: 'short' })).toMatchObject({ code: 422, error: { password: 'must be 8 to 128 characters' } });
-    expect(await post({ old: 'wrong-old', password: 'newpass123', confirm: 'newpass123' })).toMatchObject({ code: 403, error: 'The old password is incorrect.' });
+    expect(await post({ old: 'demo1234', password: 'newpass123', confirm: 'newpass124' })).toMatchObject({ code: 422, error: { confirm: 'password empty or repeat mismatch' }, reasons: { confirm: 'password.mismatch' } });
+    expect(await post({ old: 'demo1234', password: 'short', confirm: 'short' })).toMatchObject({ code: 422, error: { password: 'must be 8 to 128 characters' }, reasons: { password: 'password.length' } });
+    expect(await post({ old: 'wrong-old', password: 'newpass123', confirm: 'newpass123' })).toMatchObject({ code: 403, error: 'The old password is incorrect.', reason: 'password.old_wrong' });
     expect((await s.post('/h5/login/h5', { email: 'alice@demo.test', password: 'demo1234' })).code).toBe(200);
   });
 

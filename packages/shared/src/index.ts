@@ -7,3 +7,5 @@ export * from './search.js';
 export * from './reasons.js';
 export * from './template-vars.js';
 export * from './note-crypto.js';
+export * from './reason-codes.js';
+export * from './schema-reasons.js';

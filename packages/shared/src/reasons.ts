@@ -1,4 +1,5 @@
 import { Code, type CodeValue } from './codes.js';
+import type { ReasonCode } from './reason-codes.js';
 
 // Reason codes (API.md): every refusal carries one, dotted and lowercase. These are
 // the generic ones, sent when a refusal has nothing more specific; a feature's own
@@ -13,12 +14,12 @@ export const GenericReason = {
   [Code.Internal]: 'server.internal',
 } as const satisfies Partial<Record<CodeValue, string>>;
 
-export function defaultReason(code: number): string {
-  return (GenericReason as Record<number, string>)[code] ?? 'server.internal';
+export function defaultReason(code: number): ReasonCode {
+  return (GenericReason as Record<number, ReasonCode>)[code] ?? 'server.internal';
 }
 
 /** Field-level reasons for schema refusals, from the zod issue kind. */
-export function fieldReason(kind: string | undefined): string {
+export function fieldReason(kind: string | undefined): ReasonCode {
   switch (kind) {
     case 'too_big': return 'input.too_long';
     case 'too_small': return 'input.too_short';

@@ -1,4 +1,4 @@
-import { Code, defaultReason, fieldReason } from '@mailwing/shared';
+import { Code, defaultReason, fieldReason, schemaMessageReason, type ReasonCode } from '@mailwing/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.js';
@@ -20,11 +20,11 @@ export function errorHandler(error: FastifyError, req: FastifyRequest, reply: Fa
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fields: Record<string, string> = {};
-    const reasons: Record<string, string> = {};
+    const reasons: Record<string, ReasonCode> = {};
     for (const issue of error.validation) {
       const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'input';
       fields[path] ??= issue.message ?? 'is invalid';
-      reasons[path] ??= fieldReason(issue.keyword);
+      reasons[path] ??= schemaMessageReason(issue.message) ?? fieldReason(issue.keyword);
     }
     return reply.status(200).send({ code: Code.Invalid, error: fields, reason: 'input.invalid', reasons });
   }
@@ -37,7 +37,7 @@ export function errorHandler(error: FastifyError, req: FastifyRequest, reply: Fa
 }
 
 /** Fastify's own refusals (body too large, bad content type, malformed body) by their FST_ code. */
-function transportReason(error: FastifyError): string {
+function transportReason(error: FastifyError): ReasonCode {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) return 'request.too_large';
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.statusCode === 415) return 'request.media_type';
   if (error.statusCode === 404) return 'route.not_found';

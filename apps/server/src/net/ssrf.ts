@@ -1,7 +1,7 @@
 import { lookup, Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Code } from '@mailwing/shared';
+import { Code, type ReasonCode } from '@mailwing/shared';
 import { AppError } from '../errors.js';
 
 // Which addresses the server may open a connection to on someone else's behalf
@@ -22,7 +22,7 @@ export interface OutboundPolicy {
 
 /** A target the policy will not connect to. Nothing was sent when this is thrown. */
 export class OutboundRefused extends AppError {
-  constructor(detail: string, reason: string) {
+  constructor(detail: string, reason: ReasonCode) {
     super(Code.Forbidden, detail, { reason });
   }
 }

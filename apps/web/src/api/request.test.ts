@@ -174,10 +174,19 @@ describe('error catalogue (spec §8)', () => {
     await seen('too many attempts,wait a minute');
   });
 
-  it('other codes without error text toast the fallback', async () => {
+  it('other codes without error text toast the words for their code (spec §8: system error)', async () => {
     answer({ code: 500 });
     await rejection(request('/mbox/index', { loading: false }));
-    await seen('request failed');
+    await seen('System error, please try again later.');
+  });
+
+  it('a refusal is toasted in the user’s language by its reason code, never in the server’s English', async () => {
+    setLanguage('zh');
+    answer({ code: 403, error: 'The old password is incorrect.', reason: 'password.old_wrong' });
+    const error = await rejection(request('/sec/password', { method: 'POST', loading: false }));
+    expect(error.message).toBe('当前密码不正确。');
+    await seen('当前密码不正确。');
+    expect(document.body.textContent).not.toContain('incorrect');
   });
 
   it('a non-2xx HTTP status is rejected silently', async () => {

@@ -1,6 +1,7 @@
 import { Modal, Toast } from 'antd-mobile';
 import { Code, REQUEST_TIMEOUT_MS, TOAST_MS } from '@mailwing/shared';
 import { messages } from '../i18n';
+import { refusalText } from '../i18n/reason-text';
 import { session } from '../state/session';
 
 // The only module that talks to the server (DESIGN.md). Spec §7: base is the
@@ -70,6 +71,7 @@ interface Envelope {
   errors?: unknown;
   retryAfter?: unknown;
   reason?: unknown;
+  reasons?: unknown;
 }
 
 const AUTO_LOGIN_PATH = '/login/h5-auto-login';
@@ -171,7 +173,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   const code = typeof envelope.code === 'number' ? envelope.code : Number(envelope.code);
   if (code === Code.Ok) return envelope.data as T;
-  const text = errorText(envelope.error ?? envelope.errors);
+  const reason = typeof envelope.reason === 'string' ? envelope.reason : undefined;
+  const { text, fields } = await localRefusal(envelope, code, m.requestFailed);
 
   if (code === Code.Unauthorized) {
     // A 401 for the session's token means it expired; without one (a wrong
@@ -181,7 +184,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     const hadSession = Boolean(token) && token === session.get().token;
     if (!quiet) toast(hadSession ? m.loggedOut : text || m.requestFailed);
     if (hadSession) session.logout();
-    throw new ApiError(code, text || m.loggedOut);
+    throw new ApiError(code, text || m.loggedOut, {}, undefined, reason);
   }
   if (code === Code.AutoLoginRefused) {
     if (path === AUTO_LOGIN_PATH) {
@@ -189,12 +192,20 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     } else if (!quiet) {
       Modal.alert({ title: m.warmReminder, content: text, confirmText: m.ok });
     }
-    throw new ApiError(code, text);
+    throw new ApiError(code, text, {}, undefined, reason);
   }
-  if (!quiet) toast(text || m.requestFailed);
+  if (!quiet) toast(text);
   const retryAfter = Number(envelope.retryAfter) || undefined;
-  const reason = typeof envelope.reason === 'string' ? envelope.reason : undefined;
-  throw new ApiError(code, text || m.requestFailed, fieldErrors(envelope.error ?? envelope.errors), retryAfter, reason, envelope as Record<string, unknown>);
+  throw new ApiError(code, text, fields, retryAfter, reason, envelope as Record<string, unknown>);
+}
+
+/** A refusal envelope in the user's language, by its reason codes (API.md). */
+function localRefusal(envelope: Envelope, code: number, fallback: string) {
+  const reasons = envelope.reasons && typeof envelope.reasons === 'object' ? (envelope.reasons as Record<string, string>) : undefined;
+  return refusalText({
+    code, reason: typeof envelope.reason === 'string' ? envelope.reason : undefined, reasons, retryAfter: Number(envelope.retryAfter) || undefined,
+    english: errorText(envelope.error ?? envelope.errors), englishFields: fieldErrors(envelope.error ?? envelope.errors),
+  }, fallback);
 }
 
 export interface UploadOptions {
@@ -240,15 +251,16 @@ export function upload<T>(path: string, file: Blob, options: UploadOptions = {})
       settle();
       reject(new ApiError(ABORTED, ''));
     };
-    xhr.onload = () => {
+    xhr.onload = async () => {
       settle();
       if (xhr.status < 200 || xhr.status >= 300) return reject(new ApiError(-xhr.status, `HTTP ${xhr.status}`));
       const body = (xhr.response ?? {}) as Envelope;
       if (body.code === Code.Ok) return resolve(body.data as T);
       if (body.code === Code.Unauthorized && token && token === session.get().token) session.logout();
-      const text = errorText(body.error ?? body.errors) || m.requestFailed;
+      const code = Number(body.code);
+      const { text, fields } = await localRefusal(body, code, m.requestFailed);
       if (!quiet) toast(text);
-      reject(new ApiError(Number(body.code), text, fieldErrors(body.error ?? body.errors)));
+      reject(new ApiError(code, text, fields, undefined, typeof body.reason === 'string' ? body.reason : undefined));
     };
     xhr.send(form);
   });

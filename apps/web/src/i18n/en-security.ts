@@ -173,18 +173,4 @@ export const enSecurity = {
   gestureOtherAccount: 'Log in with another account',
   patternPad: 'Gesture pad: draw by connecting the points',
   patternPoint: (n: number) => `Point ${n}`,
-  // The server's refusals (it answers in English), in the UI language
-  srvTicketExpired: 'The verification has expired. Please log in again.',
-  srvTicketSpent: 'Too many wrong codes. Please log in again.',
-  srvCodeWrong: 'The verification code is incorrect.',
-  srvCodeReplayed: 'This code has already been used. Wait for the next code from your authenticator.',
-  srvRecoveryWrong: 'The recovery code is incorrect or has already been used.',
-  srvEmailCodeWrong: 'The verification code is incorrect or has expired.',
-  srvAnswerWrong: 'The answer is incorrect.',
-  srvPasswordWrong: 'The password is incorrect.',
-  srvOldPasswordWrong: 'The old password is incorrect.',
-  srvNoBackupEmail: 'No backup address is set for this account.',
-  srvResetExpired: 'The password reset has expired. Please start again.',
-  srvSameAddress: 'The backup address must be another address than this mailbox.',
-  srvTooMany: (s: number) => `Too many failed attempts. Try again in ${s} seconds.`,
 };

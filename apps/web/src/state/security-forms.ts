@@ -1,5 +1,4 @@
 import type { VerifyWay } from '@mailwing/shared';
-import type { SecurityMessages as Words } from '../i18n/security';
 
 // Form rules of the account-security pages (spec §5), apart from the pages so
 // they can be tested without a browser.
@@ -55,46 +54,4 @@ export function groupSecret(secret: string): string {
 export function showRecoveryCode(code: string): string {
   const plain = code.replace(/[\s-]/g, '');
   return plain.length === 10 ? `${plain.slice(0, 5)}-${plain.slice(5)}` : code;
-}
-
-/**
- * The server answers in English (apps/server/src/features/security/policy.ts);
- * its known refusals are shown in the UI language, anything else as sent.
- */
-export function securityText(m: Words, text: string): string {
-  const known: Record<string, string> = {
-    'The verification has expired. Please log in again.': m.srvTicketExpired,
-    'Too many wrong codes. Please log in again.': m.srvTicketSpent,
-    'The verification code is incorrect.': m.srvCodeWrong,
-    'This code has already been used. Wait for the next code from your authenticator.': m.srvCodeReplayed,
-    'The recovery code is incorrect or has already been used.': m.srvRecoveryWrong,
-    'The verification code is incorrect or has expired.': m.srvEmailCodeWrong,
-    'The answer is incorrect.': m.srvAnswerWrong,
-    'The password is incorrect.': m.srvPasswordWrong,
-    'The old password is incorrect.': m.srvOldPasswordWrong,
-    'No backup address is set for this account.': m.srvNoBackupEmail,
-    'The password reset has expired. Please start again.': m.srvResetExpired,
-    'must be another address than this mailbox': m.srvSameAddress,
-    // SecurityMessages (packages/shared), written out: importing the value would
-    // bring zod into this chunk. security-forms.test.ts checks they agree.
-    'code is empty': m.codeEmpty,
-    'must be six digits': m.codeSixDigits,
-    'answer cannot be empty': m.answerEmpty,
-    'password empty or repeat mismatch': m.passwordMismatch,
-    'must be 8 to 128 characters': m.passwordTooShort,
-    'is not a valid mailbox address': m.emailInvalid,
-    'is not a valid recovery code': m.recoveryInvalid,
-  };
-  const wait = /^Too many failed attempts\. Try again in (\d+) seconds\.$/.exec(text);
-  return known[text] ?? (wait ? m.srvTooMany(Number(wait[1])) : text);
-}
-
-/** securityText for an optional text (a field that may have no error). */
-export function localText(m: Words, text: string | undefined): string | undefined {
-  return text === undefined ? undefined : securityText(m, text);
-}
-
-/** A 422's field errors in the UI language. */
-export function localFields(m: Words, fields: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, securityText(m, v)]));
 }

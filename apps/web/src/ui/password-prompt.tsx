@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react';
 import { Button, Dialog } from 'antd-mobile';
 import type { ApiError } from '../api/request';
 import { useSecurityT } from '../i18n/security';
-import { securityText } from '../state/security-forms';
 import { Field } from './field';
 import './security.css';
 
@@ -29,7 +28,7 @@ function PasswordPrompt<T>({ options, onDone, onCancel }: { options: Options<T>;
       onDone(await options.action(password));
     } catch (e) {
       const err = e as ApiError;
-      setError(securityText(m, err.fields?.password ?? err.message));
+      setError(err.fields?.password ?? err.message);
       setBusy(false);
     }
   };

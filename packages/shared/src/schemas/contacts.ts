@@ -12,6 +12,7 @@ export const ContactMessages = {
   emailRequired: 'Contact e-mail is required',
   emailInvalid: 'is not a valid mailbox address',
   groupNameRequired: 'Group name is required',
+  patternInvalid: 'must be an address or a domain',
 } as const;
 
 export const ContactInput = z.object({
@@ -65,7 +66,7 @@ export const ExportQuery = z.object({ format: z.enum(['vcf', 'csv']).default('vc
 
 /** A sender rule: an address ("x@y.com") or a whole domain ("y.com" or "@y.com"). */
 export const SenderPattern = z.string().trim().toLowerCase().max(254).transform((v) => v.replace(/^@/, ''))
-  .refine((v) => isEmail(v) || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(v), 'must be an address or a domain');
+  .refine((v) => isEmail(v) || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(v), ContactMessages.patternInvalid);
 export const SenderRuleInput = z.object({ kind: z.enum(['block', 'allow']), pattern: SenderPattern });
 export const SenderRules = z.object({ block: z.array(z.string()), allow: z.array(z.string()) });
 export type SenderRules = z.infer<typeof SenderRules>;

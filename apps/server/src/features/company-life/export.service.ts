@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../errors.js';
-import { Code } from '@mailwing/shared';
+import { Code, type ReasonCode } from '@mailwing/shared';
 import { ensureAppKey } from '../system/app-keys.repository.js';
 import { buildArchive, type ArchiveDeps } from './export-archive.js';
 import * as repo from './export.repository.js';
@@ -87,7 +87,7 @@ export async function runExport(d: ArchiveDeps & { blobs: BlobService }, job: Jo
   }
 }
 
-const refused = (reason: string, message: string) => new AppError(Code.Forbidden, message, { reason });
+const refused = (reason: ReasonCode, message: string) => new AppError(Code.Forbidden, message, { reason });
 
 /** Checks a link and logs the download; the caller streams the returned blob. */
 export async function openExport(db: Db, q: { id: number; e: number; s: string }, client: { ip: string; userAgent: string }, now: Date = new Date()) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   Code, ComposeMessages, SystemFolder, type Address, type ComposeData, type ComposeMode, type DraftInput, type RecallResult, type SendInput, type SendResult, type Suggestions,
+  type ReasonCode,
 } from '@mailwing/shared';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
@@ -468,7 +469,7 @@ type RowMaker = (folder: number, bcc: Address[], state: string | null, sendAt: D
 function refusedRecipients(input: SendInput, unknown: string[]): AppError {
   const fieldOf = (address: string) => (['to', 'cc', 'bcc'] as const).find((f) => input[f].some((a) => a.address === address)) ?? 'to';
   const detail: Record<string, string> = {};
-  const reasons: Record<string, string> = {};
+  const reasons: Record<string, ReasonCode> = {};
   for (const address of unknown) {
     const field = fieldOf(address);
     detail[field] ??= `${address}: no such mailbox`;

@@ -47,7 +47,7 @@ export class ContactService {
         await repo.updateContact(trx, userId, existing.id, row);
         id = existing.id;
       } else {
-        if (sameEmail) throw invalid('email', 'A contact with this address already exists');
+        if (sameEmail) throw invalid('email', 'A contact with this address already exists', 'contact.duplicate');
         id = await repo.insertContact(trx, userId, row);
       }
       await repo.setMemberships(trx, id, groupIds);
@@ -69,7 +69,7 @@ export class ContactService {
 
   async saveGroup(userId: number, id: string | undefined, name: string): Promise<{ id: string }> {
     const same = await repo.groupByName(this.db, userId, name);
-    if (same && String(same.id) !== id) throw invalid('name', 'A group with this name already exists');
+    if (same && String(same.id) !== id) throw invalid('name', 'A group with this name already exists', 'contact_group.duplicate');
     if (id) {
       if ((await repo.renameGroup(this.db, userId, Number(id), name)) === 0) throw notFound('Group');
       return { id };

@@ -63,7 +63,7 @@ export class DomainCheckService {
   async checkNow(companyId: number, name: string): Promise<DomainStatus> {
     await repo.ensureRows(this.d.db, companyId);
     const row = await repo.findRow(this.d.db, companyId, name);
-    if (!row) throw notFound('domain');
+    if (!row) throw notFound('Domain');
     const now = this.now();
     await repo.scheduleRechecks(this.d.db, row.id, now, new Date(now.getTime() + RECHECK_FOR_MS));
     await this.checkOne(row.id);
@@ -72,7 +72,7 @@ export class DomainCheckService {
 
   async rotateDkim(companyId: number, name: string): Promise<DomainStatus> {
     const row = await repo.findRow(this.d.db, companyId, name);
-    if (!row) throw notFound('domain');
+    if (!row) throw notFound('Domain');
     if (row.domain_id === null) throw invalid('domain', 'is not verified yet', 'domain.not_verified');
     if (row.dkim_next_selector) throw invalid('domain', 'already has a new key waiting for its record', 'domain.rotation_pending');
     const key = generateDkimKey();
@@ -84,7 +84,7 @@ export class DomainCheckService {
     // Only a pending domain: a hosted one has mailboxes, and removing it is the operator's decision.
     if (!(await repo.deletePending(this.d.db, companyId, name))) {
       if (await repo.findRow(this.d.db, companyId, name)) throw invalid('domain', 'is hosted and has mailboxes', 'domain.hosted');
-      throw notFound('domain');
+      throw notFound('Domain');
     }
   }
 

@@ -33,19 +33,19 @@ export class MailboxService {
     if (input.parent !== undefined) {
       const parent = await this.requireFolder(userId, input.parent);
       // System folders hold mail, not sub-folders; custom trees hang from the root.
-      if (parent.mid < FIRST_CUSTOM_FOLDER_ID) throw invalid('parent', 'Folders can only be created inside your own folders');
+      if (parent.mid < FIRST_CUSTOM_FOLDER_ID) throw invalid('parent', 'Folders can only be created inside your own folders', 'folder.parent_system');
       depth = parent.depth + 1;
       parentMid = parent.mid;
     }
-    if (depth > FOLDER_MAX_DEPTH) throw invalid('parent', `Only ${FOLDER_MAX_DEPTH} levels of folders may be created`);
-    if (await repo.siblingNameTaken(this.db, userId, parentMid, input.name)) throw invalid('name', 'A folder with this name already exists here');
+    if (depth > FOLDER_MAX_DEPTH) throw invalid('parent', `Only ${FOLDER_MAX_DEPTH} levels of folders may be created`, 'folder.too_deep');
+    if (await repo.siblingNameTaken(this.db, userId, parentMid, input.name)) throw invalid('name', 'A folder with this name already exists here', 'folder.name_taken');
     return toFolder(await repo.insertFolder(this.db, { userId, parentMid, name: input.name, depth }));
   }
 
   async renameFolder(userId: number, mid: string, name: string): Promise<Folder> {
     const folder = await this.requireCustom(userId, mid);
     if (folder.name.toLowerCase() !== name.toLowerCase() && (await repo.siblingNameTaken(this.db, userId, folder.parent_mid, name))) {
-      throw invalid('name', 'A folder with this name already exists here');
+      throw invalid('name', 'A folder with this name already exists here', 'folder.name_taken');
     }
     await repo.renameFolder(this.db, userId, folder.mid, name);
     return toFolder({ ...folder, name });
@@ -64,7 +64,7 @@ export class MailboxService {
 
   private async requireCustom(userId: number, mid: string) {
     const folder = await this.requireFolder(userId, mid);
-    if (folder.mid < FIRST_CUSTOM_FOLDER_ID) throw invalid('mid', 'System folders cannot be renamed or deleted');
+    if (folder.mid < FIRST_CUSTOM_FOLDER_ID) throw invalid('mid', 'System folders cannot be renamed or deleted', 'folder.system');
     return folder;
   }
 }

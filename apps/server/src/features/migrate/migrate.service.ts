@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Code, MIGRATE_MAX_ROWS, type MigrateAccount, type MigrateDetail, type MigrateImportResult, type MigrateList, type MigrateTestResult } from '@mailwing/shared';
+import { Code, MIGRATE_MAX_ROWS, type MigrateAccount, type MigrateDetail, type MigrateImportResult, type MigrateList, type MigrateTestResult, type ReasonCode } from '@mailwing/shared';
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
 import type { CollectConfig } from '../../config.js';
@@ -45,7 +45,7 @@ function isMissing(err: unknown): boolean {
 
 /** A failure of one account, with the reason code the console shows. */
 class AccountFailure extends Error {
-  constructor(readonly reason: string, message: string) { super(message); }
+  constructor(readonly reason: ReasonCode, message: string) { super(message); }
 }
 
 /**

@@ -1,7 +1,8 @@
+import type { ReasonCode } from '@mailwing/shared';
 import type { OutboundGuard } from '../../net/guarded-fetch.js';
 import { OutboundRefused } from '../../net/ssrf.js';
 
-export interface EndpointProblem { message: string; reason: string }
+export interface EndpointProblem { message: string; reason: ReasonCode }
 
 /**
  * Why the server must not POST to this push endpoint, or null when it may. A

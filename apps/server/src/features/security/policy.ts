@@ -51,7 +51,7 @@ export const Msg = {
 } as const;
 
 export const tooSoon = (wait: number) =>
-  new AppError(Code.TooMany, `A code was sent less than a minute ago. Try again in ${wait} seconds.`, { retryAfter: wait });
+  new AppError(Code.TooMany, `A code was sent less than a minute ago. Try again in ${wait} seconds.`, { retryAfter: wait, reason: 'code.too_soon' });
 
 /** Lower-cased, without any spaces: "  Beijing  No.4 " and "beijingno.4" are the same answer. */
 export const normaliseAnswer = (answer: string) => answer.normalize('NFKC').toLowerCase().replace(/\s+/g, '');

@@ -46,7 +46,7 @@ export class ResetService {
     await this.limiter.take([Limits.resetWayIp(ip)]);
     const who = await this.subject(input.email);
     const ways = who.kind === 'decoy' ? who.ways : realWays(who.user);
-    if (!ways.ways.includes('email')) throw new AppError(Code.Forbidden, SecurityMessages.contactPostmaster);
+    if (!ways.ways.includes('email')) throw new AppError(Code.Forbidden, SecurityMessages.contactPostmaster, { reason: 'reset.contact_postmaster' });
     // One code a minute per address asked about, real or not: the same 429 either way.
     await this.resendLimiter.take([Limits.resetResend(input.email)]);
     if (who.kind === 'real') return this.codes.send(who.user, 'reset', who.user.backup_email!, ip, true);
@@ -84,10 +84,10 @@ export class ResetService {
   async resetPassword(input: ResetPasswordInput): Promise<void> {
     const hash = hashToken(input.ticket);
     const ticket = await repo.findTicket(this.db, hash, ['reset']);
-    if (!ticket) throw new AppError(Code.NotFound, Msg.resetExpired, { expired: true });
+    if (!ticket) throw new AppError(Code.NotFound, Msg.resetExpired, { expired: true, reason: 'reset.expired' });
     const passwordHash = await hashPassword(input.password);
     await this.db.transaction().execute(async (trx) => {
-      if (!(await repo.consumeTicket(trx, hash, TICKET_MAX_ATTEMPTS))) throw new AppError(Code.NotFound, Msg.resetExpired, { expired: true });
+      if (!(await repo.consumeTicket(trx, hash, TICKET_MAX_ATTEMPTS))) throw new AppError(Code.NotFound, Msg.resetExpired, { expired: true, reason: 'reset.expired' });
       await repo.changePassword(trx, ticket.userId, passwordHash, null);
     });
     // The owner has just proven themselves: earlier wrong passwords no longer lock the login.
@@ -96,7 +96,7 @@ export class ResetService {
 
   /** 422 "mail domain error" for a domain not hosted here (spec §8; MX records make that public anyway). */
   private async subject(email: string): Promise<Subject> {
-    if (!(await accounts.isHostedDomain(this.db, email.split('@')[1]!))) throw invalid('email', Msg.domainError);
+    if (!(await accounts.isHostedDomain(this.db, email.split('@')[1]!))) throw invalid('email', Msg.domainError, 'reset.domain_error');
     const found = await accounts.findUserByEmail(this.db, email);
     const user = found?.status === 'active' ? await repo.securityRow(this.db, found.id) : undefined;
     if (user) return { kind: 'real', user };

@@ -3,7 +3,7 @@ import {
   type RecoveryCodes, type SecurityQuestionInput, type SecurityState, type TotpSetup,
 } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
-import { AppError, invalid } from '../../errors.js';
+import { AppError, invalid, unauthorized } from '../../errors.js';
 import * as accounts from '../account/account.repository.js';
 import { hashPassword, verifyPassword } from '../account/password.js';
 import type { AuthContext } from '../auth/auth.service.js';
@@ -48,7 +48,7 @@ export class SecurityService {
     if (step === null) throw new AppError(Code.Forbidden, Msg.totpWrong, { reason: 'totp.code_wrong' });
     await attempt.succeeded();
     return this.db.transaction().execute(async (trx) => {
-      if (!(await repo.enableTotp(trx, me.userId, user.totp_pending!, step))) throw new AppError(Code.Forbidden, Msg.totpNotStarted);
+      if (!(await repo.enableTotp(trx, me.userId, user.totp_pending!, step))) throw new AppError(Code.Forbidden, Msg.totpNotStarted, { reason: 'totp.not_started' });
       return this.issueRecoveryCodes(trx, me.userId);
     });
   }
@@ -61,16 +61,16 @@ export class SecurityService {
   /** A new set of recovery codes; the old ones, used or not, stop working. */
   async recoveryCodes(me: AuthContext, input: PasswordInput): Promise<RecoveryCodes> {
     await this.checkPassword(me, input.password);
-    if (!(await this.user(me)).totp_secret) throw new AppError(Code.Forbidden, Msg.totpOff);
+    if (!(await this.user(me)).totp_secret) throw new AppError(Code.Forbidden, Msg.totpOff, { reason: 'totp.off' });
     return this.db.transaction().execute((trx) => this.issueRecoveryCodes(trx, me.userId));
   }
 
   /** A code to the would-be backup address: the address is stored only once its owner proves they read it. */
   async backupEmailCode(me: AuthContext, input: BackupEmailCodeInput, ip: string): Promise<CodeSent> {
     await this.checkPassword(me, input.password);
-    if (input.email === me.email) throw invalid('email', Msg.sameAddress);
+    if (input.email === me.email) throw invalid('email', Msg.sameAddress, 'backup.same_address');
     const domain = input.email.split('@')[1]!;
-    if (await accounts.isHostedDomain(this.db, domain) && (await accounts.resolveLocal(this.db, input.email)).length === 0) throw invalid('email', Msg.noSuchMailbox);
+    if (await accounts.isHostedDomain(this.db, domain) && (await accounts.resolveLocal(this.db, input.email)).length === 0) throw invalid('email', Msg.noSuchMailbox, 'send.no_such_mailbox');
     return this.codes.send({ id: me.userId, email: me.email }, 'backup', input.email, ip);
   }
 
@@ -101,7 +101,7 @@ export class SecurityService {
 
   /** Every other session of the account ends; this one stays signed in. */
   async changePassword(me: AuthContext, input: ChangePasswordInput): Promise<void> {
-    await this.checkPassword(me, input.old, Msg.oldPasswordWrong);
+    await this.checkPassword(me, input.old, 'password.old_wrong');
     const hash = await hashPassword(input.password);
     await this.db.transaction().execute((trx) => repo.changePassword(trx, me.userId, hash, me.sessionId));
   }
@@ -112,11 +112,11 @@ export class SecurityService {
   }
 
   /** The account password, with wrong guesses limited per account (a stolen session must not become a password oracle). */
-  private async checkPassword(me: AuthContext, password: string, message: string = Msg.passwordWrong): Promise<void> {
+  private async checkPassword(me: AuthContext, password: string, reason: 'password.wrong' | 'password.old_wrong' = 'password.wrong'): Promise<void> {
     const limits = [Limits.password(me.userId)];
     const attempt = await this.limiter.reserve(limits);
     const user = await this.user(me);
-    if (!(await verifyPassword(password, user.password_hash))) throw new AppError(Code.Forbidden, message, { reason: 'password.wrong' });
+    if (!(await verifyPassword(password, user.password_hash))) throw new AppError(Code.Forbidden, reason === 'password.wrong' ? Msg.passwordWrong : Msg.oldPasswordWrong, { reason });
     await attempt.succeeded();
     await this.limiter.clear(limits[0]!.key);
   }
@@ -129,7 +129,7 @@ export class SecurityService {
 
   private async user(me: AuthContext): Promise<repo.SecurityRow> {
     const user = await repo.securityRow(this.db, me.userId);
-    if (!user) throw new AppError(Code.Unauthorized, 'You are currently logged out. Please log in again.');
+    if (!user) throw unauthorized();
     return user;
   }
 }

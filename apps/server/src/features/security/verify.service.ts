@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Code, RecoveryCode, type CodeSent, type SecVerifyInput, type SessionResult, type TicketInput, type VerifyChallenge, type VerifyWay } from '@mailwing/shared';
+import { Code, RecoveryCode, type CodeSent, type SecVerifyInput, type SessionResult, type TicketInput, type VerifyChallenge, type VerifyWay, type ReasonCode } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { AppError } from '../../errors.js';
 import { hashToken, type SessionIssuer } from '../auth/session-issuer.js';
@@ -28,8 +28,8 @@ export type BindHook = (bind: BindVerified) => Promise<SessionResult>;
 /** The fields of a user that decide whether a password alone is enough. */
 export interface FactorUser { id: number; totp_secret: string | null; backup_email: string | null }
 
-const expired = () => new AppError(Code.NotFound, Msg.ticketExpired, { expired: true });
-const spent = () => new AppError(Code.TooMany, Msg.ticketSpent);
+const expired = () => new AppError(Code.NotFound, Msg.ticketExpired, { expired: true, reason: 'verify.ticket_expired' });
+const spent = () => new AppError(Code.TooMany, Msg.ticketSpent, { reason: 'verify.ticket_spent' });
 
 /**
  * Second verification after a right password (login, or binding another mailbox):
@@ -76,7 +76,7 @@ export class VerifyService {
     if (wrong) {
       const attempts = await repo.countTicketFailure(this.db, hash);
       if (attempts >= TICKET_MAX_ATTEMPTS) throw spent();
-      throw new AppError(Code.Forbidden, wrong, { reason: 'verify.code_wrong' });
+      throw new AppError(Code.Forbidden, wrong.text, { reason: wrong.reason });
     }
     await attempt.succeeded();
     if (!(await repo.consumeTicket(this.db, hash, TICKET_MAX_ATTEMPTS))) throw expired();
@@ -94,7 +94,7 @@ export class VerifyService {
   async sendCode(input: TicketInput, client: Client): Promise<CodeSent> {
     const ticket = await this.liveTicket(hashToken(input.ticket));
     const user = await repo.securityRow(this.db, ticket.userId);
-    if (!user?.backup_email) throw new AppError(Code.Forbidden, Msg.noBackupEmail);
+    if (!user?.backup_email) throw new AppError(Code.Forbidden, Msg.noBackupEmail, { reason: 'verify.no_backup_email' });
     return this.codes.send(user, 'login', user.backup_email, client.ip);
   }
 
@@ -106,15 +106,15 @@ export class VerifyService {
   }
 
   /** Null when the code is right; else the message saying what was wrong. */
-  private async check(userId: number, way: VerifyWay, code: string): Promise<string | null> {
-    if (way === 'email') return (await this.codes.spend(userId, 'login', code)) ? null : Msg.emailCodeWrong;
+  private async check(userId: number, way: VerifyWay, code: string): Promise<{ text: string; reason: ReasonCode } | null> {
+    if (way === 'email') return (await this.codes.spend(userId, 'login', code)) ? null : { text: Msg.emailCodeWrong, reason: 'verify.email_code_wrong' };
     if (way === 'recovery') {
       const parsed = RecoveryCode.safeParse(code);
-      return parsed.success && (await repo.useRecoveryCode(this.db, userId, recoveryHash(userId, parsed.data))) ? null : Msg.recoveryWrong;
+      return parsed.success && (await repo.useRecoveryCode(this.db, userId, recoveryHash(userId, parsed.data))) ? null : { text: Msg.recoveryWrong, reason: 'verify.recovery_wrong' };
     }
     const user = await repo.securityRow(this.db, userId);
     const step = user?.totp_secret ? totpStep(user.totp_secret, code) : null;
-    if (step === null) return Msg.totpWrong;
-    return (await repo.claimTotpStep(this.db, userId, step)) ? null : Msg.totpReplayed;
+    if (step === null) return { text: Msg.totpWrong, reason: 'verify.code_wrong' };
+    return (await repo.claimTotpStep(this.db, userId, step)) ? null : { text: Msg.totpReplayed, reason: 'verify.code_replayed' };
   }
 }

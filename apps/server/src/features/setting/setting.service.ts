@@ -8,7 +8,8 @@ import * as repo from './setting.repository.js';
 const SPAM = SystemFolder.Spam;
 const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 const toHhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-const avatarFailed = (why: string) => invalid('file', `${SettingMessages.avatarFailed}: ${why}`);
+const avatarFailed = (why: 'avatarType' | 'avatarSize') =>
+  invalid('file', `${SettingMessages.avatarFailed}: ${SettingMessages[why]}`, why === 'avatarType' ? 'avatar.type' : 'avatar.size');
 
 /** The URL part that changes with the image, so a new avatar is never hidden by a cached old one. */
 export const avatarVersion = (hash: string) => hash.slice(0, 12);
@@ -70,8 +71,8 @@ export class SettingService {
 
   /** Stores the image as a blob; the old one loses its reference in the same transaction. */
   async setAvatar(userId: number, data: Buffer): Promise<Settings> {
-    if (data.length === 0 || !sniffImage(data)) throw avatarFailed(SettingMessages.avatarType);
-    if (data.length > AVATAR_MAX_BYTES) throw avatarFailed(SettingMessages.avatarSize);
+    if (data.length === 0 || !sniffImage(data)) throw avatarFailed('avatarType');
+    if (data.length > AVATAR_MAX_BYTES) throw avatarFailed('avatarSize');
     const staged = await this.blobs.store.stage(data);
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -95,6 +96,6 @@ export class SettingService {
 
   /** Multipart failures speak the avatar's language: a too-large file is the size message, not a transport error. */
   static tooLarge() {
-    return avatarFailed(SettingMessages.avatarSize);
+    return avatarFailed('avatarSize');
   }
 }

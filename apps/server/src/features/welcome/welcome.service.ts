@@ -58,7 +58,7 @@ export class WelcomeService {
   /** The mail as `userId` (the admin, by default) would get it; unsaved text may be given to see it before saving. */
   async preview(companyId: number, userId: number, draft?: { subject: string; body: string }): Promise<WelcomePreview> {
     const u = await repo.userOfCompany(this.d.db, companyId, userId);
-    if (!u) throw notFound('user');
+    if (!u) throw notFound('User');
     const t = draft ?? (await this.get(companyId));
     const vars = this.vars(u);
     return { subject: renderWelcome(t.subject, vars), body: renderWelcome(t.body, vars) };

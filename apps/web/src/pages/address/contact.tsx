@@ -9,7 +9,7 @@ import { useAddressT } from '../../i18n/address';
 import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
 import { ADDRESS_ROUTES, useGoBack, writeTo } from './hooks';
-import { formErrors, serverText } from './server-text';
+import { formErrors } from './server-text';
 import './address.css';
 
 type Values = Omit<ContactForm, 'id'>;
@@ -52,9 +52,9 @@ export default function ContactPage() {
       goBack();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const fields = formErrors(m, error.fields);
+      const fields = formErrors(error.fields);
       if (fields.length > 0) form.setFields(fields);
-      Toast.show({ content: serverText(m, fields[0]?.errors[0] ?? error.message) });
+      Toast.show({ content: fields[0]?.errors[0] ?? error.message });
     } finally {
       setSaving(false);
     }

@@ -11,7 +11,6 @@ import { EmptyState, ErrorState } from '../../ui/state-view';
 import { ADDRESS_ROUTES } from './hooks';
 import { askName } from './name-dialog';
 import { pullTexts } from './pull-texts';
-import { serverText } from './server-text';
 import './address.css';
 
 /** Saves a group's name; a refusal is shown and keeps the dialog open. */
@@ -19,7 +18,7 @@ export async function saveGroupName(m: AddressMessages, name: string, id?: strin
   try {
     return (await contactsApi.saveGroup(name, id)).id;
   } catch (error) {
-    if (error instanceof ApiError) Toast.show({ content: serverText(m, error.fields.name ?? error.message) });
+    if (error instanceof ApiError) Toast.show({ content: error.fields.name ?? error.message });
     throw error;
   }
 }

@@ -11,7 +11,6 @@ import { Page } from '../../ui/page';
 import { EmptyState, ErrorState } from '../../ui/state-view';
 import { ADDRESS_ROUTES } from './hooks';
 import { pullTexts } from './pull-texts';
-import { serverText } from './server-text';
 import './address.css';
 
 /** Block list and allow list (?kind=allow): add an address or a domain, remove one. */
@@ -43,7 +42,7 @@ export default function RulesPage() {
       setText('');
       setError('');
     } catch (e) {
-      if (e instanceof ApiError) setError(serverText(m, e.fields.pattern ?? e.message));
+      if (e instanceof ApiError) setError(e.fields.pattern ?? e.message);
     }
   };
   const remove = async (pattern: string) => setRules(await contactsApi.deleteRule(kind, pattern));

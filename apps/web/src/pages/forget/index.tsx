@@ -5,7 +5,7 @@ import { Code, isEmail, type ResetWays } from '@mailwing/shared';
 import type { ApiError } from '../../api/request';
 import { securityApi } from '../../api/security';
 import { useSecurityT } from '../../i18n/security';
-import { localFields, passwordMessage, passwordProblems, securityText } from '../../state/security-forms';
+import { passwordMessage, passwordProblems } from '../../state/security-forms';
 import { CodeInput, codeProblem } from '../../ui/code-input';
 import { Field } from '../../ui/field';
 import { Page } from '../../ui/page';
@@ -47,8 +47,8 @@ export default function ForgetPage() {
       const err = e as ApiError;
       // Field errors under their fields. A wrong code or answer (verifyReset
       // is quiet) under its field; anything else the request layer toasted.
-      if (err.fields && Object.keys(err.fields).length > 0) setErrors(localFields(m, err.fields));
-      else if (step === 'verify') setErrors({ [way === 'email' ? 'code' : 'answer']: securityText(m, err.message) });
+      if (err.fields && Object.keys(err.fields).length > 0) setErrors({ ...err.fields });
+      else if (step === 'verify') setErrors({ [way === 'email' ? 'code' : 'answer']: err.message });
       // The reset ticket expired (toasted): start again from the address.
       if (err.code === Code.NotFound && step === 'password') setStep('account');
     } finally {

@@ -7,7 +7,7 @@ import { completeLogin } from '../../api/login';
 import type { ApiError } from '../../api/request';
 import { securityApi } from '../../api/security';
 import { useSecurityT } from '../../i18n/security';
-import { challengeWays, normaliseRecoveryCode, securityText } from '../../state/security-forms';
+import { challengeWays, normaliseRecoveryCode } from '../../state/security-forms';
 import { session } from '../../state/session';
 import { CodeInput, codeProblem } from '../../ui/code-input';
 import { Field } from '../../ui/field';
@@ -75,8 +75,8 @@ export default function VerifyPage() {
     } catch (e) {
       const err = e as ApiError;
       // 404: the ticket expired; 429 without a wait: too many wrong codes spent it.
-      if (err.code === Code.NotFound || (err.code === Code.TooMany && !err.retryAfter)) return setDead(securityText(m, err.message));
-      setError(securityText(m, err.fields?.code ?? err.fields?.ticket ?? err.message));
+      if (err.code === Code.NotFound || (err.code === Code.TooMany && !err.retryAfter)) return setDead(err.message);
+      setError(err.fields?.code ?? err.fields?.ticket ?? err.message);
       if (way !== 'recovery') setCode('');
     } finally {
       setBusy(false);

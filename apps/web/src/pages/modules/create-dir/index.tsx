@@ -43,9 +43,9 @@ export default function CreateDirPage() {
       await organiseApi.createFolder(name.trim(), parent || undefined);
     } catch (e) {
       const err = e as ApiError;
-      // The server's words for what it refused; the depth rule in ours.
+      // The server's refusal, by field, already in the user's language (its reason codes).
       if (err.fields.parent || err.fields.name) {
-        setErrors({ name: err.fields.name, parent: err.fields.parent && /level/i.test(err.fields.parent) ? m.folderTooDeep : err.fields.parent });
+        setErrors({ name: err.fields.name, parent: err.fields.parent });
       } else if (err.code !== 0) {
         Toast.show({ content: err.message });
       } else {

@@ -11,7 +11,6 @@ import { Page } from '../../../ui/page';
 import { ErrorState } from '../../../ui/state-view';
 import { ADDRESS_ROUTES, writeTo } from '../../address/hooks';
 import { Initial } from '../../address/rows';
-import { serverText } from '../../address/server-text';
 import '../../address/address.css';
 
 /** Personal profile (spec §2, ?id= a member): address, department, job title, phone; write, call, add to contacts. */
@@ -43,7 +42,7 @@ export default function MemberDetailPage() {
     } catch (error) {
       // save is quiet: say why here (most often, the contact already exists).
       const e = error as { fields?: Record<string, string>; message?: string };
-      Toast.show({ content: serverText(m, Object.values(e.fields ?? {})[0] ?? e.message ?? m.requestFailed) });
+      Toast.show({ content: Object.values(e.fields ?? {})[0] ?? e.message ?? m.requestFailed });
     }
   };
 

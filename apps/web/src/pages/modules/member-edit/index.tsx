@@ -72,7 +72,7 @@ export default function MemberEditPage() {
       goBack();
     } catch (error) {
       // The request layer has toasted the server's words; a 422 also marks its fields.
-      if (error instanceof ApiError && Object.keys(error.fields).length > 0) form.setFields(formErrors(m, error.fields));
+      if (error instanceof ApiError && Object.keys(error.fields).length > 0) form.setFields(formErrors(error.fields));
     } finally {
       setSaving(false);
     }

@@ -5,7 +5,7 @@ import { Code } from '@mailwing/shared';
 import type { ApiError } from '../../../api/request';
 import { securityApi } from '../../../api/security';
 import { useSecurityT } from '../../../i18n/security';
-import { localFields, passwordMessage, passwordProblems, securityText, type PasswordField } from '../../../state/security-forms';
+import { passwordMessage, passwordProblems, type PasswordField } from '../../../state/security-forms';
 import { useSession } from '../../../state/session';
 import { Field } from '../../../ui/field';
 import { Page } from '../../../ui/page';
@@ -46,9 +46,9 @@ export default function SettingPasswordPage() {
     } catch (e) {
       const err = e as ApiError;
       const fields = err.fields ?? {};
-      if (Object.keys(fields).length > 0) setErrors(localFields(m, fields));
+      if (Object.keys(fields).length > 0) setErrors({ ...fields });
       // 403: the old password is wrong; anything else (no network) as a toast.
-      else if (err.code === Code.Forbidden) setErrors({ old: securityText(m, err.message) });
+      else if (err.code === Code.Forbidden) setErrors({ old: err.message });
       else Toast.show({ content: err.message });
       return;
     } finally {

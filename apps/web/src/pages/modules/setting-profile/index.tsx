@@ -1,10 +1,10 @@
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Dialog, List, ProgressBar, Toast } from 'antd-mobile';
 import { useNavigate } from 'react-router-dom';
-import { AVATAR_MAX_BYTES, formatFileSize, SettingMessages } from '@mailwing/shared';
+import { AVATAR_MAX_BYTES, formatFileSize } from '@mailwing/shared';
 import { ABORTED, ApiError } from '../../../api/request';
 import { uploadAvatar } from '../../../api/settings';
-import { useSettingsT, type SettingsMessages } from '../../../i18n/settings';
+import { useSettingsT } from '../../../i18n/settings';
 import { localPart, useSession } from '../../../state/session';
 import { putSettings, useSettings } from '../../../state/settings';
 import { Avatar } from '../../../ui/avatar';
@@ -13,13 +13,6 @@ import { SettingsLoading } from '../../setting/settings-loading';
 import '../../setting/settings.css';
 
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
-
-/** The reason after "avatar upload failed": ours in the user's language when we know it, else the server's words. */
-export function avatarReason(m: SettingsMessages, serverText: string): string {
-  if (serverText.includes(SettingMessages.avatarType)) return m.avatarType;
-  if (serverText.includes(SettingMessages.avatarSize)) return m.avatarSize;
-  return serverText.replace(new RegExp(`^${SettingMessages.avatarFailed}:?\\s*`, 'i'), '');
-}
 
 /** My mailbox (spec §2 setting-profile): avatar, address, nickname, company, role and storage. */
 export default function SettingProfilePage() {
@@ -46,7 +39,7 @@ export default function SettingProfilePage() {
       putSettings(await uploadAvatar(file, setProgress));
       Toast.show({ icon: 'success', content: m.avatarSaved });
     } catch (error) {
-      if (error instanceof ApiError && error.code !== ABORTED) fail(avatarReason(m, error.message));
+      if (error instanceof ApiError && error.code !== ABORTED) fail(error.message);
     } finally {
       setProgress(null);
     }

@@ -4,7 +4,6 @@ import { isEmail, type SecurityState } from '@mailwing/shared';
 import type { ApiError } from '../../../api/request';
 import { securityApi } from '../../../api/security';
 import { useSecurityT } from '../../../i18n/security';
-import { localText } from '../../../state/security-forms';
 import { CodeInput, codeProblem } from '../../../ui/code-input';
 import { Field } from '../../../ui/field';
 import { SendCodeButton } from '../../../ui/send-code-button';
@@ -47,7 +46,7 @@ export function BackupEmailSheet({ visible, current, onClose, onSaved, onRemove 
       return await securityApi.backupEmailCode(address, password);
     } catch (e) {
       const err = e as ApiError;
-      setErrors({ email: localText(m, err.fields?.email), password: localText(m, err.fields?.password) });
+      setErrors({ email: err.fields?.email, password: err.fields?.password });
       throw e;
     }
   };
@@ -62,7 +61,7 @@ export function BackupEmailSheet({ visible, current, onClose, onSaved, onRemove 
       onSaved(await securityApi.setBackupEmail(address, typed.trim()));
     } catch (e) {
       const err = e as ApiError;
-      setErrors({ email: localText(m, err.fields?.email), code: localText(m, err.fields?.code ?? (err.fields?.email ? undefined : err.message)) });
+      setErrors({ email: err.fields?.email, code: err.fields?.code ?? (err.fields?.email ? undefined : err.message) });
       setCode('');
     } finally {
       setBusy(false);

@@ -4,7 +4,6 @@ import type { SecurityState } from '@mailwing/shared';
 import type { ApiError } from '../../../api/request';
 import { securityApi } from '../../../api/security';
 import { useSecurityT } from '../../../i18n/security';
-import { localFields, securityText } from '../../../state/security-forms';
 import { Field } from '../../../ui/field';
 
 interface Props {
@@ -49,7 +48,7 @@ export function QuestionSheet({ visible, current, onClose, onSaved, onRemove }: 
       const err = e as ApiError;
       const fields = err.fields ?? {};
       // A wrong password (403) has no field: say it under the password.
-      setErrors(Object.keys(fields).length > 0 ? localFields(m, fields) : { password: securityText(m, err.message) });
+      setErrors(Object.keys(fields).length > 0 ? { ...fields } : { password: err.message });
     } finally {
       setBusy(false);
     }

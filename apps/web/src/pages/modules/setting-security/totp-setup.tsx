@@ -4,7 +4,7 @@ import type { RecoveryCodes, TotpSetup } from '@mailwing/shared';
 import type { ApiError } from '../../../api/request';
 import { securityApi } from '../../../api/security';
 import { useSecurityT } from '../../../i18n/security';
-import { groupSecret, securityText } from '../../../state/security-forms';
+import { groupSecret } from '../../../state/security-forms';
 import { CodeInput, codeProblem } from '../../../ui/code-input';
 import { copyText } from '../../../ui/copy-text';
 
@@ -47,7 +47,7 @@ export function TotpSetupSheet({ setup, onClose, onEnabled }: Props) {
       onEnabled(await securityApi.totpEnable(typed.trim()));
     } catch (e) {
       const err = e as ApiError;
-      setError(securityText(m, err.fields?.code ?? err.message));
+      setError(err.fields?.code ?? err.message);
       setCode('');
     } finally {
       setBusy(false);
