@@ -82,6 +82,12 @@ describe('calendar invitations by mail', () => {
     uid = itip.uid;
 
     expect(await until(() => inbox(bob, 'Design review'), (l) => l.length === 1)).toHaveLength(1);
+    // The text/calendar alternative is the invitation card's, not a file named "attachment-1"; invite.ics stays a file.
+    const [got] = await inbox(bob, 'Design review');
+    const read = await s.get<{ attachments: { name: string; contentType: string; inline: boolean }[] }>('/h5/read/index', { mid: got!.id }, bob);
+    const files = read.data.attachments.filter((a) => !a.inline);
+    expect(files.map((a) => a.name)).toEqual(['invite.ics']);
+    expect(read.data.attachments.filter((a) => a.inline).map((a) => a.contentType)).toEqual(['text/calendar']);
   });
 
   it('an outside REPLY through our SMTP receiver sets that attendee\'s answer; a REPLY from someone else does not', async () => {
