@@ -87,4 +87,45 @@ describe('calendar', () => {
     await page.locator('[data-action="save"]').click();
     await page.locator('.adm-toast-main', { hasText: '每周重复至少选择一天' }).waitFor();
   });
+
+  it('shows the invitation card of a mail carrying an invite (zh and en); Accept files the event and the organiser gets the reply', async () => {
+    const { page } = suite;
+    const invTitle = `Design review ${Date.now().toString().slice(-6)}`;
+    const [alice, bob] = [await apiToken('alice@demo.test'), await apiToken('bob@demo.test')];
+    const ev = await api<{ id: string }>('/calendar/create', {
+      token: alice, form: { title: invTitle, start: '2027-06-01T10:00', end: '2027-06-01T11:00', tz: 'Asia/Shanghai', attendees: 'bob@demo.test' },
+    });
+    // The REQUEST is queued with the event and sent by the invitation runner.
+    const mailOf = async (token: string, text: string) =>
+      (await api<{ list: { id: string; subject: string }[] }>('/mail/list', { token, query: { mid: '0', page: '1', size: '50' } })).list.find((m) => m.subject.includes(text));
+    await expect.poll(() => mailOf(bob, invTitle), { timeout: 30_000 }).toBeDefined();
+    const mail = (await mailOf(bob, invTitle))!;
+
+    // Bob reads in Chinese (the test before switched him).
+    await page.goto(`${BASE_URL}/#/pages/read-mail/index?mid=${mail.id}`);
+    await page.locator('.mw-invite[data-invite="REQUEST"]').waitFor();
+    await expect.poll(() => page.locator('.mw-invite-head').textContent()).toMatch(/[\u4e00-\u9fff]/);
+    await page.locator('.mw-invite').scrollIntoViewIfNeeded();
+    await screenshot(page, 'calendar-invite-zh');
+
+    await api('/setting/modifylanguage', { token: bob, query: { language: 'en' } });
+    await page.reload();
+    await page.locator('.mw-invite [data-action="accept"]', { hasText: 'Accept' }).waitFor();
+    await page.locator('.mw-invite').scrollIntoViewIfNeeded();
+    await screenshot(page, 'calendar-invite-en');
+    for (const a of ['accept', 'tentative', 'decline']) {
+      const box = (await page.locator(`.mw-invite [data-action="${a}"]`).boundingBox())!;
+      expect(box.height, a).toBeGreaterThanOrEqual(44);
+      expect(box.x + box.width, a).toBeLessThanOrEqual(390);
+    }
+
+    await page.locator('.mw-invite [data-action="accept"]').click();
+    await page.locator('.mw-invite-status[data-answer="ACCEPTED"]').waitFor();
+    await page.locator('.mw-invite-open').waitFor();
+    await screenshot(page, 'calendar-invite-accepted-en');
+    // The organiser: the REPLY lands in her Inbox and her event shows Bob's answer.
+    await expect.poll(async () => (await api<{ attendees: { email: string; partstat: string }[] }>('/calendar/event', { token: alice, query: { id: ev.id } }))
+      .attendees.find((a) => a.email === 'bob@demo.test')?.partstat, { timeout: 30_000 }).toBe('ACCEPTED');
+    expect(await mailOf(alice, invTitle)).toBeDefined();
+  });
 });

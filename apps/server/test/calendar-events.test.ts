@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { CalendarService } from '../src/features/calendar/calendar.service.js';
 import { startDemo, type TestServer } from './harness.js';
 
 type Ev = { id: string; rrule: string | null; exdates: string[]; freq: string; weekdays: string[]; count: number | null; reminder: number; title: string };
@@ -122,5 +124,38 @@ describe('calendar events', () => {
   it('refuses a range that is empty or longer than 400 days', async () => {
     const r = await s.get('/h5/calendar/range', { from: 100, to: 100 + 401 * 86400 }, alice) as unknown as { code: number; reason: string };
     expect([r.code, r.reason]).toEqual([422, 'calendar.range_invalid']);
+  });
+
+  it('a view cached by another process sees edits made elsewhere: the row version, not a timer, decides', async () => {
+    // A second CalendarService on the same database stands for a second node of a cluster with its own cache.
+    const db = s.rt.services.db;
+    const other = new CalendarService({ db });
+    const user = Number((await sql<{ id: number }>`SELECT id FROM users WHERE email = 'alice@demo.test'`.execute(db)).rows[0]!.id);
+    const ev = await create({ ...weekly, title: 'Before', freq: 'daily' });
+    const [from, to] = [Date.parse('2026-03-01T00:00Z') / 1000, Date.parse('2026-03-08T00:00Z') / 1000];
+    const mine = async () => (await other.occurrences(user, from, to)).filter((o) => o.id === ev.id);
+    expect((await mine()).map((o) => o.title)).toEqual(Array(6).fill('Before'));
+    // Two edits within one millisecond would share an updated_at; the version still moves.
+    await s.post('/h5/calendar/update', { ...weekly, freq: 'daily', id: ev.id, title: 'After', scope: 'all' }, alice);
+    await sql`UPDATE cal_events SET exdates = '{2026-03-03T09:00:00}' WHERE id = ${Number(ev.id)}`.execute(db);
+    const after = await mine();
+    expect(after.map((o) => o.title)).toEqual(Array(5).fill('After'));
+    expect(after.map((o) => o.localStart)).not.toContain('2026-03-03T09:00');
+    // The reminder planner's bookkeeping is no change to a view: the version stays.
+    const version = async () => Number((await sql<{ version: number }>`SELECT version FROM cal_events WHERE id = ${Number(ev.id)}`.execute(db)).rows[0]!.version);
+    const v = await version();
+    await sql`UPDATE cal_events SET reminders_until = now() WHERE id = ${Number(ev.id)}`.execute(db);
+    expect(await version()).toBe(v);
+    await s.post('/h5/calendar/delete', { id: ev.id }, alice);
+    expect(await mine()).toEqual([]);
+  });
+
+  it('finds one-off events by a bounded scan, long ones (over 7 days) too', async () => {
+    const short = await create({ ...weekly, freq: 'none', title: 'Short', start: '2026-05-01T09:00', end: '2026-05-07T09:00' });
+    const long = await create({ ...weekly, freq: 'none', title: 'Long', start: '2026-04-01T09:00', end: '2026-05-20T09:00' });
+    const ids = (await range('2026-05-06T00:00Z', '2026-05-07T00:00Z')).map((o) => o.id);
+    expect(ids.sort()).toEqual([short.id, long.id].sort());
+    expect((await range('2026-05-10T00:00Z', '2026-05-11T00:00Z')).map((o) => o.id)).toEqual([long.id]);
+    for (const e of [short, long]) await s.post('/h5/calendar/delete', { id: e.id }, alice);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseItip } from '../src/features/calendar/itip.js';
@@ -81,6 +82,12 @@ describe('calendar invitations by mail', () => {
     uid = itip.uid;
 
     expect(await until(() => inbox(bob, 'Design review'), (l) => l.length === 1)).toHaveLength(1);
+    // The text/calendar alternative is the invitation card's, not a file named "attachment-1"; invite.ics stays a file.
+    const [got] = await inbox(bob, 'Design review');
+    const read = await s.get<{ attachments: { name: string; contentType: string; inline: boolean }[] }>('/h5/read/index', { mid: got!.id }, bob);
+    const files = read.data.attachments.filter((a) => !a.inline);
+    expect(files.map((a) => a.name)).toEqual(['invite.ics']);
+    expect(read.data.attachments.filter((a) => a.inline).map((a) => a.contentType)).toEqual(['text/calendar']);
   });
 
   it('an outside REPLY through our SMTP receiver sets that attendee\'s answer; a REPLY from someone else does not', async () => {
@@ -152,5 +159,34 @@ describe('calendar invitations by mail', () => {
     const [mail] = await until(() => inbox(bob, 'Offsite'), (l) => l.length === 1);
     const r = await s.post<Invite>('/h5/calendar/invite/answer', { id: mail!.id, answer: 'declined' }, bob);
     expect(r.data).toMatchObject({ eventId: null, answer: null });
+  });
+
+  it('an invitation is queued in the commit of the event: with no sender running it waits, and a restarted one sends it once', async () => {
+    const db = s.rt.services.db;
+    const runner = s.rt.services.inviteRunner;
+    const outbox = () => sql<{ method: string; recipients: string[] }>`SELECT method, recipients FROM cal_itip_out ORDER BY id`.execute(db).then((r) => r.rows);
+    // Nothing sends: as after a crash right after the event's commit.
+    await runner.stop();
+    const sentBefore = mx.received.length;
+    let started = false;
+    try {
+      const ev = await s.post<Ev>('/h5/calendar/create', { title: 'Crash review', start: '2027-07-01T10:00', end: '2027-07-01T11:00', tz: 'Asia/Shanghai', attendees: `bob@demo.test, ${CAROL}` }, alice);
+      expect(ev.code).toBe(200);
+      expect(await outbox()).toEqual([{ method: 'REQUEST', recipients: ['bob@demo.test', CAROL] }]);
+      expect(await inbox(bob, 'Crash review')).toHaveLength(0);
+      expect(mx.received.length).toBe(sentBefore);
+      runner.start();
+      started = true;
+      expect(await until(() => inbox(bob, 'Crash review'), (l) => l.length === 1)).toHaveLength(1);
+      const got = await mx.waitFor(sentBefore + 1);
+      expect(got.slice(sentBefore).map((m) => m.to)).toEqual([[CAROL]]);
+      expect(await until(outbox, (rows) => rows.length === 0)).toEqual([]);
+      // Another round sends nothing again.
+      await s.rt.services.invites.tick();
+      expect(await inbox(bob, 'Crash review')).toHaveLength(1);
+      expect(mx.received.length).toBe(sentBefore + 1);
+    } finally {
+      if (!started) runner.start();
+    }
   });
 });

@@ -57,7 +57,11 @@ export interface BlobStore {
    * Like `stage`, taking over a finished local file (a resumable upload's): the file is
    * hashed once and moved, not copied, where the backend allows. It is gone afterwards.
    */
-  stageFile(file: string): Promise<StagedBlob>;
+  /**
+   * `known`: the sha256 and size of the file's bytes, hashed by the caller as it wrote them
+   * (a resumable upload); then the file is not read again, only made durable.
+   */
+  stageFile(file: string, known?: { hash: string; size: number }): Promise<StagedBlob>;
   spool(): Promise<Spool>;
   /** Null when the backend cannot be read from another thread: then read `stream` or `get`. */
   locate(staged: StagedBlob): BlobLocator | null;

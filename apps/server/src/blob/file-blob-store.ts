@@ -63,7 +63,7 @@ export class FileBlobStore implements BlobStore {
     return new FileBlobWriter(await FileAppender.create(this.tempName()), (staged) => this.linkFinal(staged));
   }
 
-  async stageFile(file: string): Promise<StagedBlob> {
+  async stageFile(file: string, known?: { hash: string; size: number }): Promise<StagedBlob> {
     const tmp = this.tempName();
     try {
       await fs.rename(file, tmp);
@@ -74,19 +74,26 @@ export class FileBlobStore implements BlobStore {
       await fs.rm(file, { force: true });
     }
     try {
-      const hash = createHash('sha256');
-      let size = 0;
-      for await (const chunk of createReadStream(tmp, { highWaterMark: 1024 * 1024 })) {
-        hash.update(chunk as Buffer);
-        size += (chunk as Buffer).length;
-      }
+      let digest = known?.hash;
+      let size = known?.size ?? 0;
       const fh = await fs.open(tmp, 'r+');
       try {
+        // A known hash is only for these bytes: a file of another length is hashed again.
+        if (digest !== undefined && (await fh.stat()).size !== size) digest = undefined;
+        if (digest === undefined) {
+          const hash = createHash('sha256');
+          size = 0;
+          for await (const chunk of createReadStream(tmp, { highWaterMark: 1024 * 1024 })) {
+            hash.update(chunk as Buffer);
+            size += (chunk as Buffer).length;
+          }
+          digest = hash.digest('hex');
+        }
         await fh.sync();
       } finally {
         await fh.close();
       }
-      const staged = { hash: hash.digest('hex'), size, token: tmp };
+      const staged = { hash: digest, size, token: tmp };
       await this.linkFinal(staged);
       return staged;
     } catch (err) {

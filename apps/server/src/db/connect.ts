@@ -24,6 +24,7 @@ import * as m018 from './migrations/018-admin-people.js';
 import * as m019 from './migrations/019-admin-audit.js';
 import * as m021 from './migrations/021-calendar-invites.js';
 import * as m020 from './migrations/020-admin-migrate.js';
+import * as m023 from './migrations/023-calendar-views-itip-out.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '019-admin-audit': m019,
   '021-calendar-invites': m021,
   '020-admin-migrate': m020,
+  '023-calendar-views-itip-out': m023,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).

@@ -37,11 +37,31 @@ export async function deleteOverridesFrom(db: Db, userId: number, seriesId: numb
   await cal(db).deleteFrom('cal_events').where('user_id', '=', userId).where('series_id', '=', seriesId).where('recurrence_id', '>=', fromWall).execute();
 }
 
-/** Events and series that may have an occurrence in [from, to): first_at before the end, and not over before the start. */
-export async function eventsInRange(db: Db, userId: number, from: Date, to: Date) {
-  return cal(db).selectFrom('cal_events')
-    .select(['id', 'title', 'category', 'all_day', 'start_local', 'end_local', 'tz', 'rrule', 'exdates', 'lunar', 'reminder_min', 'updated_at']).where('user_id', '=', userId).where('first_at', '<', to)
-    .where((eb) => eb.or([eb('last_at', 'is', null), eb('last_at', '>=', from)])).execute();
+/** Migration 023's short_single: a one-off event lasting at most this long. */
+export const SHORT_SPAN_MS = 7 * 86_400_000;
+
+/**
+ * Ids and versions of the events and series that may have an occurrence in [from, to):
+ * short one-offs by a bounded scan of their start (they start at most 7 days before the
+ * window), the rest (series, long events) by start before the end and not over before the
+ * start. Two ints a row: the fields come from the caller's cache or eventsByIds.
+ */
+export async function versionsInRange(db: Db, userId: number, from: Date, to: Date): Promise<{ id: number; version: number }[]> {
+  const c = cal(db);
+  return c.selectFrom('cal_events').select(['id', 'version']).where('user_id', '=', userId).where('short_single', '=', true)
+    .where('first_at', '>=', new Date(from.getTime() - SHORT_SPAN_MS)).where('first_at', '<', to).where('last_at', '>=', from)
+    .unionAll(c.selectFrom('cal_events').select(['id', 'version']).where('user_id', '=', userId).where('short_single', '=', false).where('first_at', '<', to)
+      .where((eb) => eb.or([eb('last_at', 'is', null), eb('last_at', '>=', from)])))
+    .execute();
+}
+
+export const VIEW_COLUMNS = ['id', 'version', 'title', 'category', 'all_day', 'start_local', 'end_local', 'tz', 'rrule', 'exdates', 'lunar', 'reminder_min'] as const;
+export type ViewRow = Pick<EventRow, (typeof VIEW_COLUMNS)[number]>;
+
+/** What a view shows of some events of one mailbox. */
+export async function eventsByIds(db: Db, userId: number, ids: number[]): Promise<ViewRow[]> {
+  if (ids.length === 0) return [];
+  return cal(db).selectFrom('cal_events').select(VIEW_COLUMNS).where('user_id', '=', userId).where('id', 'in', ids).execute();
 }
 
 export async function allEvents(db: Db, userId: number): Promise<EventRow[]> {

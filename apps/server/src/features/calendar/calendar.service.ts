@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../errors.js';
 import * as repo from './calendar.repository.js';
 import { lastOf, seriesFrom, specOf, toEvent, utcStamp } from './event-fields.js';
 import { expand } from './recurrence.js';
-import { ExpansionCache } from './expansion-cache.js';
+import { ViewCache } from './expansion-cache.js';
 import { attendeeList, type InviteService } from './invite.service.js';
 
 export interface CalendarDeps { db: Db; now?: () => Date; /** Invitations by mail; without it attendees are ignored. */ invites?: InviteService }
@@ -18,7 +18,7 @@ export class CalendarService {
   private readonly db: Db;
   private readonly now: () => Date;
   private readonly invites: InviteService | undefined;
-  private readonly expansions = new ExpansionCache();
+  private readonly views = new ViewCache();
 
   constructor(deps: CalendarDeps) {
     this.db = deps.db;
@@ -33,10 +33,16 @@ export class CalendarService {
     return { ...toEvent(row), organizer: row.organizer, partstat: row.partstat, attendees };
   }
 
+  // Every change and the invitation mail it causes commit together (InviteService.organise
+  // queues the mail in the transaction); the runner is woken after the commit.
+
   async create(userId: number, f: CalendarEventFields): Promise<CalendarEvent> {
     const people = f.attendees ? attendeeList(f.attendees) : [];
-    const row = await repo.insertEvent(this.db, { user_id: userId, uid: randomUUID(), ...seriesFrom(f, this.now()) });
-    if (people.length > 0) await this.invites?.organise(userId, row.uid, people, { first: true });
+    const row = await this.change(async (trx) => {
+      const row = await repo.insertEvent(trx, { user_id: userId, uid: randomUUID(), ...seriesFrom(f, this.now()) });
+      if (people.length > 0) await this.invites?.organise(trx, userId, row.uid, people, { first: true });
+      return row;
+    });
     return this.get(userId, String(row.id));
   }
 
@@ -45,76 +51,103 @@ export class CalendarService {
     const fields = seriesFrom(f, this.now());
     const people = f.attendees === undefined ? undefined : attendeeList(f.attendees);
     if (!row.rrule || scope === 'all') {
-      await repo.updateEvent(this.db, userId, row.id, { ...fields, exdates: row.rrule && fields.rrule ? row.exdates : [] });
-      const timesChanged = fields.start_local !== row.start_local || fields.end_local !== row.end_local || fields.rrule !== row.rrule || fields.tz !== row.tz;
-      // An override's attendees are its series': only the series row changes the list.
-      await this.invites?.organise(userId, row.uid, row.series_id === null ? people : undefined, { timesChanged });
+      await this.change(async (trx) => {
+        await repo.updateEvent(trx, userId, row.id, { ...fields, exdates: row.rrule && fields.rrule ? row.exdates : [] });
+        const timesChanged = fields.start_local !== row.start_local || fields.end_local !== row.end_local || fields.rrule !== row.rrule || fields.tz !== row.tz;
+        // An override's attendees are its series': only the series row changes the list.
+        await this.invites?.organise(trx, userId, row.uid, row.series_id === null ? people : undefined, { timesChanged });
+      });
       return this.get(userId, id);
     }
     const at = this.occurrenceOf(row, occurrence);
     if (scope === 'one') {
-      const one = await this.db.transaction().execute(async (trx) => {
+      const one = await this.change(async (trx) => {
         await this.exclude(trx, row, at.wall);
         // RFC 5545 §3.8.4.4: the changed instance keeps the series' UID and names the occurrence it replaces.
-        return repo.insertEvent(trx, { user_id: userId, uid: row.uid, ...fields, rrule: null, lunar: false, series_id: row.id, recurrence_id: at.wall });
+        const one = await repo.insertEvent(trx, { user_id: userId, uid: row.uid, ...fields, rrule: null, lunar: false, series_id: row.id, recurrence_id: at.wall });
+        await this.invites?.organise(trx, userId, row.uid, undefined);
+        return one;
       });
-      await this.invites?.organise(userId, row.uid, undefined);
       return this.get(userId, String(one.id));
     }
     if (at.start === row.first_at.getTime()) return this.update(userId, id, f, 'all');
-    const next = await this.db.transaction().execute(async (trx) => {
+    const next = await this.change(async (trx) => {
+      const had = this.invites && row.organizer === null ? ((await this.invites.attendees([row.id], trx)).get(row.id) ?? []).map((a) => a.email) : [];
       await this.truncate(trx, row, at.start);
       const next = await repo.insertEvent(trx, { user_id: userId, uid: randomUUID(), ...fields, exdates: row.exdates.filter((w) => w >= at.wall) });
       await repo.moveOverrides(trx, userId, row.id, at.wall, next.id);
+      if (this.invites && row.organizer === null) {
+        // The following part is a new series (a new UID): the same people are invited to it.
+        await this.invites.organise(trx, userId, row.uid, undefined);
+        await this.invites.organise(trx, userId, next.uid, people ?? had, { first: true });
+      }
       return next;
     });
-    if (this.invites && row.organizer === null) {
-      // The following part is a new series (a new UID): the same people are invited to it.
-      const had = ((await this.invites.attendees([row.id])).get(row.id) ?? []).map((a) => a.email);
-      await this.invites.organise(userId, row.uid, undefined);
-      await this.invites.organise(userId, next.uid, people ?? had, { first: true });
-    }
     return this.get(userId, String(next.id));
   }
 
   async remove(userId: number, id: string, scope: EditScope, occurrence?: number): Promise<void> {
     const row = await this.require(userId, id);
     if (!row.rrule || scope === 'all') {
-      if (row.series_id !== null) {
-        await repo.deleteEvent(this.db, userId, row.id);
-        return this.invites?.organise(userId, row.uid, undefined);
-      }
-      await this.invites?.cancel(userId, row.uid);
-      return repo.deleteEvent(this.db, userId, row.id);
+      await this.change(async (trx) => {
+        if (row.series_id !== null) {
+          await repo.deleteEvent(trx, userId, row.id);
+          await this.invites?.organise(trx, userId, row.uid, undefined);
+          return;
+        }
+        await this.invites?.cancel(trx, userId, row.uid);
+        await repo.deleteEvent(trx, userId, row.id);
+      });
+      return;
     }
     const at = this.occurrenceOf(row, occurrence);
     if (scope === 'one') {
-      await this.exclude(this.db, row, at.wall);
-      return this.invites?.organise(userId, row.uid, undefined);
+      await this.change(async (trx) => {
+        await this.exclude(trx, row, at.wall);
+        await this.invites?.organise(trx, userId, row.uid, undefined);
+      });
+      return;
     }
     if (at.start === row.first_at.getTime()) return this.remove(userId, id, 'all');
-    await this.db.transaction().execute(async (trx) => {
+    await this.change(async (trx) => {
       await this.truncate(trx, row, at.start);
       await repo.deleteOverridesFrom(trx, userId, row.id, at.wall);
+      await this.invites?.organise(trx, userId, row.uid, undefined);
     });
-    await this.invites?.organise(userId, row.uid, undefined);
+  }
+
+  private async change<T>(fn: (trx: Db) => Promise<T>): Promise<T> {
+    const out = await this.db.transaction().execute(fn);
+    this.invites?.sent();
+    return out;
   }
 
   /** Occurrences overlapping [from, to), unix seconds, in start order. */
   async occurrences(userId: number, from: number, to: number): Promise<Occurrence[]> {
     if (to <= from || to - from > MAX_RANGE_S) throw invalid('to', 'The range must be positive and at most 400 days', 'calendar.range_invalid');
-    const rows = await repo.eventsInRange(this.db, userId, new Date(from * 1000), new Date(to * 1000));
+    const listed = await repo.versionsInRange(this.db, userId, new Date(from * 1000), new Date(to * 1000));
+    const rows = listed.map((l) => this.views.row(l.id, l.version));
+    const missing = listed.filter((_, i) => rows[i] === undefined).map((l) => l.id);
+    if (missing.length > 0) {
+      // Fetched after the list: a row changed in between comes at its newer version, which is what a view read a moment later shows.
+      const fetched = new Map((await repo.eventsByIds(this.db, userId, missing)).map((r) => [r.id, r]));
+      listed.forEach((l, i) => {
+        const r = fetched.get(l.id);
+        if (r) this.views.put(r);
+        rows[i] ??= r;
+      });
+    }
     const out: Occurrence[] = [];
     for (const r of rows) {
-      const list = r.rrule ? this.expansions.get(r.id, r.updated_at, from, to, () => expand(specOf(r), from * 1000, to * 1000)) : expand(specOf(r), from * 1000, to * 1000);
-      for (const o of list) {
+      if (!r) continue; // deleted between the two reads
+      for (const o of this.views.occurrences(r, from * 1000, to * 1000)) {
         out.push({
           id: String(r.id), title: r.title, category: r.category, allDay: r.all_day, start: o.start / 1000, end: o.end / 1000,
           localStart: o.wall.slice(0, 16), tz: r.tz, recurring: r.rrule !== null, lunar: r.lunar, reminder: r.reminder_min,
         });
       }
     }
-    return out.sort((a, b) => a.start - b.start || a.id.localeCompare(b.id));
+    return out.sort((a, b) => a.start - b.start || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   private occurrenceOf(row: repo.EventRow, occurrence: number | undefined) {

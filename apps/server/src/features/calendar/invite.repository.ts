@@ -75,3 +75,27 @@ export async function messageOf(db: Db, userId: number, messageId: number): Prom
     WHERE m.user_id = ${userId} AND m.id = ${messageId}`.execute(db);
   return r.rows[0];
 }
+
+export interface OutJob { id: number; user_id: number; method: string; recipients: string[]; summary: Record<string, string>; ics: string; outside_done: boolean; attempts: number }
+
+/** An iTIP mail to send, in the transaction of the event change it announces. */
+export async function addOut(db: Db, job: { user_id: number; method: string; recipients: string[]; summary: Record<string, string>; ics: string }): Promise<void> {
+  await cal(db).insertInto('cal_itip_out').values({ ...job, summary: JSON.stringify(job.summary) }).execute();
+}
+
+/** Mail to send, leased to this node until `leaseUntil` (a node that died leaves it to run out). */
+export async function claimOut(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<OutJob[]> {
+  const r = await sql<OutJob>`
+    UPDATE cal_itip_out j SET lease_until = ${leaseUntil}, attempts = j.attempts + 1
+    WHERE j.id IN (SELECT id FROM cal_itip_out WHERE lease_until IS NULL OR lease_until < ${now} ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING j.id, j.user_id, j.method, j.recipients, j.summary, j.ics, j.outside_done, j.attempts`.execute(db);
+  return r.rows.map((j) => ({ ...j, id: Number(j.id), user_id: Number(j.user_id), attempts: Number(j.attempts) }));
+}
+
+export async function outsideDone(db: Db, id: number): Promise<void> {
+  await cal(db).updateTable('cal_itip_out').set({ outside_done: true }).where('id', '=', id).execute();
+}
+
+export async function deleteOut(db: Db, id: number): Promise<void> {
+  await cal(db).deleteFrom('cal_itip_out').where('id', '=', id).execute();
+}

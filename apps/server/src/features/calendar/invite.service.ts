@@ -12,7 +12,7 @@ import { ANSWERS, organiserItip, parseItip, replyItip, type Itip, type Person } 
 import type { ItipMailer } from './itip-mail.js';
 import * as repo from './invite.repository.js';
 
-export interface InviteDeps { db: Db; blobs: BlobService; mailer: ItipMailer; now?: () => Date; log?: Logger }
+export interface InviteDeps { db: Db; blobs: BlobService; mailer: ItipMailer; now?: () => Date; log?: Logger; /** Wakes the runner of `tick` (mail was queued to send). */ onQueued?: () => void }
 
 /** A lease long enough for one job (reading one mail); a node that dies leaves it to run out. */
 const LEASE_MS = 60_000;
@@ -47,43 +47,50 @@ export class InviteService {
   }
 
   /** Attendees of an event (its series row), with their answers. */
-  async attendees(eventIds: number[]): Promise<Map<number, Person[]>> {
+  async attendees(eventIds: number[], db: Db = this.d.db): Promise<Map<number, Person[]>> {
     const out = new Map<number, Person[]>();
-    for (const a of await repo.attendeesOf(this.d.db, eventIds)) out.set(a.event_id, [...(out.get(a.event_id) ?? []), a]);
+    for (const a of await repo.attendeesOf(db, eventIds)) out.set(a.event_id, [...(out.get(a.event_id) ?? []), a]);
     return out;
   }
 
   /**
-   * After the organiser saved an event: the attendee list becomes `emails` (undefined: unchanged),
-   * and everyone on it gets the event as it now is. A changed time asks everyone again.
+   * After the organiser saved an event, in the transaction that saved it: the attendee list
+   * becomes `emails` (undefined: unchanged), and everyone on it gets the event as it now is
+   * (queued in this same transaction, sent by `tick`; call `sent` after the commit). A
+   * changed time asks everyone again.
    */
-  async organise(userId: number, uid: string, emails: string[] | undefined, opts: { first?: boolean; timesChanged?: boolean } = {}): Promise<void> {
-    const master = (await repo.rowsOfUid(this.d.db, userId, uid))[0];
+  async organise(trx: Db, userId: number, uid: string, emails: string[] | undefined, opts: { first?: boolean; timesChanged?: boolean } = {}): Promise<void> {
+    const master = (await repo.rowsOfUid(trx, userId, uid))[0];
     if (!master || master.organizer !== null || master.series_id !== null) return;
-    const had = await repo.attendeesOf(this.d.db, [master.id]);
+    const had = await repo.attendeesOf(trx, [master.id]);
     if (had.length === 0 && !emails?.length) return;
-    const me = await senderProfile(this.d.db, userId);
-    const removed = emails ? await repo.setAttendees(this.d.db, master.id, emails.filter((e) => e !== me.email.toLowerCase())) : [];
-    if (opts.timesChanged) await repo.resetAnswers(this.d.db, master.id);
-    if (!opts.first) await repo.bumpSequence(this.d.db, userId, uid);
-    const rows = await repo.rowsOfUid(this.d.db, userId, uid);
+    const me = await senderProfile(trx, userId);
+    const removed = emails ? await repo.setAttendees(trx, master.id, emails.filter((e) => e !== me.email.toLowerCase())) : [];
+    if (opts.timesChanged) await repo.resetAnswers(trx, master.id);
+    if (!opts.first) await repo.bumpSequence(trx, userId, uid);
+    const rows = await repo.rowsOfUid(trx, userId, uid);
     const organiser = { email: me.email, name: me.name };
-    const attendees = await repo.attendeesOf(this.d.db, [master.id]);
-    if (attendees.length > 0) await this.d.mailer.send(me, attendees.map((a) => a.email), 'REQUEST', rows[0]!, organiserItip('REQUEST', rows, organiser, attendees));
+    const attendees = await repo.attendeesOf(trx, [master.id]);
+    if (attendees.length > 0) await this.d.mailer.queue(trx, userId, attendees.map((a) => a.email), 'REQUEST', rows[0]!, organiserItip('REQUEST', rows, organiser, attendees));
     const gone = had.filter((a) => removed.includes(a.email));
-    if (gone.length > 0) await this.d.mailer.send(me, removed, 'CANCEL', rows[0]!, organiserItip('CANCEL', rows, organiser, gone));
+    if (gone.length > 0) await this.d.mailer.queue(trx, userId, removed, 'CANCEL', rows[0]!, organiserItip('CANCEL', rows, organiser, gone));
   }
 
-  /** Before the organiser deletes a whole event: everyone invited gets a CANCEL. */
-  async cancel(userId: number, uid: string): Promise<void> {
-    const rows = await repo.rowsOfUid(this.d.db, userId, uid);
+  /** Before the organiser deletes a whole event, in the transaction that deletes it: everyone invited gets a CANCEL. */
+  async cancel(trx: Db, userId: number, uid: string): Promise<void> {
+    const rows = await repo.rowsOfUid(trx, userId, uid);
     const master = rows[0];
     if (!master || master.organizer !== null) return;
-    const attendees = await repo.attendeesOf(this.d.db, [master.id]);
+    const attendees = await repo.attendeesOf(trx, [master.id]);
     if (attendees.length === 0) return;
-    const me = await senderProfile(this.d.db, userId);
+    const me = await senderProfile(trx, userId);
     const bumped = rows.map((r) => ({ ...r, sequence: r.sequence + 1 }));
-    await this.d.mailer.send(me, attendees.map((a) => a.email), 'CANCEL', master, organiserItip('CANCEL', bumped, { email: me.email, name: me.name }, attendees));
+    await this.d.mailer.queue(trx, userId, attendees.map((a) => a.email), 'CANCEL', master, organiserItip('CANCEL', bumped, { email: me.email, name: me.name }, attendees));
+  }
+
+  /** After the commit of a change that may have queued mail: the runner sends it now rather than on its next round. */
+  sent(): void {
+    this.d.onQueued?.();
   }
 
   /** The invitation a mail of the user's carries, and where the user stands with it. */
@@ -114,12 +121,14 @@ export class InviteService {
     if (existing[0] && existing[0].organizer !== itip.organizer.email) throw forbidden('Another organiser holds this event', 'calendar.invite_conflict');
     if (existing[0] && existing[0].sequence > itip.sequence) throw invalid('message', 'A newer version of this invitation arrived', 'calendar.invite_outdated');
     const partstat = ANSWERS[answer];
+    // The answer filed and its REPLY queued in one commit: one never goes without the other.
     await this.d.db.transaction().execute(async (trx) => {
       await repo.deleteUid(trx, userId, itip.uid);
       if (answer !== 'declined') await this.file(trx, userId, itip, partstat);
+      await this.d.mailer.queue(trx, userId, [itip.organizer.email], 'REPLY', { title: itip.master.title, start_local: itip.master.start, tz: itip.master.tz, answer },
+        replyItip(itip, { email: me.email, name: me.name }, partstat, this.now()));
     });
-    await this.d.mailer.send(me, [itip.organizer.email], 'REPLY', { title: itip.master.title, start_local: itip.master.start, tz: itip.master.tz, answer },
-      replyItip(itip, { email: me.email, name: me.name }, partstat, this.now()));
+    this.sent();
     return this.inviteOf(userId, messageId, tz);
   }
 
@@ -138,8 +147,27 @@ export class InviteService {
     return was;
   }
 
-  /** One round of the received-iTIP queue. */
+  /** One round: mail to send (cal_itip_out), then the received-iTIP queue. */
   async tick(limit = 20): Promise<number> {
+    return (await this.sendOut(limit)) + (await this.applyReceived(limit));
+  }
+
+  /** Sends queued iTIP mail; a job that fails stays for the next round (its lease runs out), up to MAX_ATTEMPTS. */
+  async sendOut(limit = 20): Promise<number> {
+    const now = this.now();
+    const jobs = await repo.claimOut(this.d.db, now, new Date(now.getTime() + LEASE_MS), limit);
+    for (const job of jobs) {
+      try {
+        await this.d.mailer.send(await senderProfile(this.d.db, job.user_id), job);
+      } catch (err) {
+        this.d.log?.warn({ err, job: job.id }, 'calendar iTIP mail not sent');
+        if (job.attempts >= MAX_ATTEMPTS) await repo.deleteOut(this.d.db, job.id);
+      }
+    }
+    return jobs.length;
+  }
+
+  private async applyReceived(limit: number): Promise<number> {
     const now = this.now();
     const jobs = await repo.claimJobs(this.d.db, now, new Date(now.getTime() + LEASE_MS), limit);
     for (const job of jobs) {

@@ -27,10 +27,10 @@ export interface Instance { start: number; end: number; wall: string }
  */
 export function expand(spec: SeriesSpec, fromMs: number, toMs: number, limit = 5000, viaRrule = false): Instance[] {
   const out: Instance[] = [];
-  const ex = new Set(spec.exdates ?? []);
+  const ex = spec.exdates && spec.exdates.length > 0 ? new Set(spec.exdates) : null;
   const push = (wall: number): boolean => {
     const w = formatWall(wall);
-    if (ex.has(w)) return true;
+    if (ex?.has(w)) return true;
     const start = instantOf(wall, spec.tz);
     const end = spec.durationMs > 0 ? start + spec.durationMs : start;
     if (end > fromMs || (spec.durationMs === 0 && start >= fromMs)) {
@@ -77,20 +77,38 @@ function parseRule(text: string): Partial<rrule.Options> {
 const WEEKDAY_INDEX: Record<string, number> = { MO: 0, TU: 1, WE: 2, TH: 3, FR: 4, SA: 5, SU: 6 };
 
 /**
- * The commonest series, FREQ=DAILY or FREQ=WEEKLY (with plain BYDAY) and nothing but
- * INTERVAL, COUNT and UNTIL, walked by arithmetic on wall time instead of through rrule,
- * which sets up year masks on every call (most of a month view's cost in the profile).
- * Same set as rrule: for WEEKLY, the days of each INTERVAL-th week (WKST=MO) on or after
- * DTSTART. Returns false, having done nothing, for any other rule.
+ * The series the event form makes, FREQ=DAILY, WEEKLY (with plain BYDAY), MONTHLY or
+ * YEARLY with nothing but INTERVAL, COUNT and UNTIL, walked by arithmetic on wall time
+ * instead of through rrule, which sets up year masks on every call (most of a cold month
+ * view's cost in the profile). Same set as rrule: for WEEKLY, the days of each INTERVAL-th
+ * week (WKST=MO) on or after DTSTART; for MONTHLY and YEARLY the day (and month) of DTSTART
+ * (RFC 5545 §3.3.10), a period without that day (the 31st, 29 February) being skipped.
+ * Returns false, having done nothing, for any other rule.
  */
-function walkSimple(text: string, startWall: number, lo: number, hi: number, untilWall: number | null, push: (wall: number) => boolean): boolean {
+interface SimpleRule { freq: string; n: number; count: number | null; byday: (number | undefined)[] | null }
+
+// Simple-rule readings by text (null: not a simple rule), like parseRule's cache.
+const simpleRules = new Map<string, SimpleRule | null>();
+function simpleRule(text: string): SimpleRule | null {
+  let r = simpleRules.get(text);
+  if (r !== undefined) return r;
   const kv = new Map(text.split(';').map((p) => p.split('=') as [string, string]));
-  const freq = kv.get('FREQ');
-  for (const k of kv.keys()) if (!['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'WKST'].includes(k)) return false;
-  if ((kv.get('WKST') ?? 'MO') !== 'MO' || (freq === 'DAILY' && kv.has('BYDAY')) || (freq !== 'DAILY' && freq !== 'WEEKLY')) return false;
+  const freq = kv.get('FREQ') ?? '';
   const n = Number(kv.get('INTERVAL') ?? 1);
   const count = kv.has('COUNT') ? Number(kv.get('COUNT')) : null;
-  if (!(n >= 1) || (count !== null && !(count >= 0))) return false;
+  const plain = [...kv.keys()].every((k) => ['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'WKST'].includes(k))
+    && (kv.get('WKST') ?? 'MO') === 'MO' && !(freq !== 'WEEKLY' && kv.has('BYDAY')) && ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'].includes(freq)
+    && n >= 1 && (count === null || count >= 0);
+  r = plain ? { freq, n, count, byday: kv.has('BYDAY') ? kv.get('BYDAY')!.split(',').map((d) => WEEKDAY_INDEX[d]) : null } : null;
+  if (simpleRules.size > 5000) simpleRules.clear();
+  simpleRules.set(text, r);
+  return r;
+}
+
+function walkSimple(text: string, startWall: number, lo: number, hi: number, untilWall: number | null, push: (wall: number) => boolean): boolean {
+  const rule = simpleRule(text);
+  if (!rule) return false;
+  const { freq, n, count } = rule;
   const ok = (wall: number) => (untilWall === null || wall <= untilWall) && wall <= hi;
   if (freq === 'DAILY') {
     const step = n * DAY;
@@ -101,9 +119,9 @@ function walkSimple(text: string, startWall: number, lo: number, hi: number, unt
     }
     return true;
   }
-  const byday = kv.get('BYDAY');
+  if (freq === 'MONTHLY' || freq === 'YEARLY') return walkByMonth(freq === 'YEARLY' ? 12 * n : n, count, startWall, lo, ok, push);
   const start = new Date(startWall);
-  const days = byday ? byday.split(',').map((d) => WEEKDAY_INDEX[d]) : [(start.getUTCDay() + 6) % 7];
+  const days = rule.byday ?? [(start.getUTCDay() + 6) % 7];
   if (days.some((d) => d === undefined)) return false;
   const sorted = [...new Set(days as number[])].sort((a, b) => a - b);
   const weekStart = startWall - (startWall % DAY) - ((start.getUTCDay() + 6) % 7) * DAY + (startWall % DAY);
@@ -118,6 +136,30 @@ function walkSimple(text: string, startWall: number, lo: number, hi: number, unt
       if (wall >= lo && !push(wall)) return true;
     }
   }
+}
+
+/**
+ * Every `months`-th month from DTSTART's, on DTSTART's day of the month: the periods whose
+ * month lacks that day have no occurrence and, as in rrule, do not count towards COUNT.
+ */
+function walkByMonth(months: number, count: number | null, startWall: number, lo: number, ok: (wall: number) => boolean, push: (wall: number) => boolean): boolean {
+  const s = new Date(startWall);
+  const [y0, m0, d0, time] = [s.getUTCFullYear(), s.getUTCMonth(), s.getUTCDate(), startWall % DAY];
+  // Without COUNT the walk may start a period before the window (lo minus a period is safe).
+  const lw = new Date(lo);
+  let k = count === null ? Math.max(0, Math.floor(((lw.getUTCFullYear() - y0) * 12 + lw.getUTCMonth() - m0) / months) - 1) : 0;
+  for (let seen = 0; count === null || seen < count; k++) {
+    const wall = Date.UTC(y0, m0 + k * months, d0) + time;
+    // Date.UTC rolls the 31st of a short month into the next one: that period has no occurrence.
+    if (new Date(wall).getUTCDate() !== d0) {
+      if (!ok(Date.UTC(y0, m0 + k * months, 1) + time)) return true;
+      continue;
+    }
+    if (!ok(wall)) return true;
+    seen++;
+    if (wall >= lo && !push(wall)) return true;
+  }
+  return true;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 import type { Db } from '../../db/connect.js';
 
 // Row types of migration 012, joined to the Database type with withTables so db/types.ts needs no edit.
@@ -14,6 +14,8 @@ export type CalEventsTable = {
   first_at: Stamp; last_at: NullStamp; reminders_until: NullStamp; created_at: Generated<Date>; updated_at: Generated<Date>;
   /** Migration 021: the organiser of an event we were invited to (NULL: our own), its SEQUENCE, and our PARTSTAT. */
   organizer: Generated<string | null>; sequence: Generated<number>; partstat: Generated<string | null>;
+  /** Migration 023: bumped by a trigger on every change that matters to a view; a one-off event of at most 7 days. */
+  version: Generated<number>; short_single: GeneratedAlways<boolean>;
 };
 export type CalRemindersTable = {
   id: Id; event_id: number; user_id: number; occurrence_at: Stamp; offset_min: number; due_at: Stamp;
@@ -25,9 +27,14 @@ export type CalFeedsTable = { user_id: number; token_hash: string; created_at: G
 export type CalAttendeesTable = { event_id: number; email: string; name: Generated<string>; partstat: Generated<string>; replied_at: NullStamp };
 export type CalItipJobsTable = { id: Id; user_id: number; message_id: number; lease_until: NullStamp; attempts: Generated<number>; created_at: Generated<Date> };
 
+export type CalItipOutTable = {
+  id: Id; user_id: number; method: string; recipients: string[]; summary: ColumnType<Record<string, string>, string, string>; ics: string;
+  outside_done: Generated<boolean>; lease_until: NullStamp; attempts: Generated<number>; created_at: Generated<Date>;
+};
+
 export type CalendarTables = {
   cal_events: CalEventsTable; cal_reminders: CalRemindersTable; cal_feeds: CalFeedsTable;
-  cal_attendees: CalAttendeesTable; cal_itip_jobs: CalItipJobsTable;
+  cal_attendees: CalAttendeesTable; cal_itip_jobs: CalItipJobsTable; cal_itip_out: CalItipOutTable;
 };
 export const withCalendarTables = (db: Db) => db.withTables<CalendarTables>();
 export type CalendarDb = ReturnType<typeof withCalendarTables>;

@@ -91,11 +91,14 @@ export function wallOf(utcMs: number, tz: string): number {
  */
 export function instantOf(wallMs: number, tz: string): number {
   const DAY = 86_400_000;
-  const before = wallMs - offsetAt(wallMs - DAY, tz);
-  const after = wallMs - offsetAt(wallMs + DAY, tz);
-  const valid = (t: number) => wallOf(t, tz) === wallMs;
-  if (valid(before)) return before;
-  if (valid(after)) return after;
+  const offBefore = offsetAt(wallMs - DAY, tz);
+  const offAfter = offsetAt(wallMs + DAY, tz);
+  // The same offset a day either side: no change in between (a zone never changes twice in two days).
+  if (offBefore === offAfter) return wallMs - offBefore;
+  const before = wallMs - offBefore;
+  if (wallOf(before, tz) === wallMs) return before;
+  const after = wallMs - offAfter;
+  if (wallOf(after, tz) === wallMs) return after;
   return before;
 }
 
@@ -110,5 +113,30 @@ export function parseWall(s: string): number {
   return ms;
 }
 
-/** Floating milliseconds as "2026-03-08T09:30:00". */
-export const formatWall = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+/**
+ * Floating milliseconds as "2026-03-08T09:30:00". By arithmetic (days to a civil date, after
+ * H. Hinnant's days_from_civil inverse) rather than toISOString: a month view formats every
+ * occurrence it shows, and this was the largest item of its profile.
+ */
+export function formatWall(ms: number): string {
+  const days = Math.floor(ms / 86_400_000);
+  let t = ms - days * 86_400_000;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const h = Math.floor(t / 3_600_000);
+  t -= h * 3_600_000;
+  const mi = Math.floor(t / 60_000);
+  const se = Math.floor((t - mi * 60_000) / 1000);
+  if (y < 0 || y > 9999) return new Date(ms).toISOString().slice(0, 19);
+  return `${String(y).padStart(4, '0')}-${two(m)}-${two(d)}T${two(h)}:${two(mi)}:${two(se)}`;
+}
+
+const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const two = (n: number): string => TWO[n]!;

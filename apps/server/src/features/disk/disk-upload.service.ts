@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import type { DiskNode } from '@mailwing/shared';
 import type { BlobService } from '../../blob/blob.service.js';
@@ -12,6 +11,7 @@ import type { DiskService } from './disk.service.js';
 import { checkName, checkSize, refuse } from './disk-rules.js';
 import * as repo from './upload.repository.js';
 import { DbUploadLocker } from './upload-lock.js';
+import { HashingFileStore } from './hashing-file-store.js';
 
 export const TUS_PATH = '/h5/disk/tus';
 import type { IncomingMessage } from 'node:http';
@@ -41,12 +41,14 @@ export interface UploadDeps { db: Db; blobs: BlobService; disk: DiskService; quo
 export class DiskUploadService {
   readonly tus: TusServer;
   private readonly now: () => Date;
+  private readonly store: HashingFileStore;
 
   constructor(private readonly d: UploadDeps) {
     this.now = d.now ?? (() => new Date());
+    this.store = new HashingFileStore({ directory: d.dir });
     this.tus = new TusServer({
       path: TUS_PATH,
-      datastore: new FileStore({ directory: d.dir }),
+      datastore: this.store,
       // Locks in the database: with PROCESSES > 1, two processes must not write one upload at once.
       locker: new DbUploadLocker(d.db),
       relativeLocation: true,
@@ -57,7 +59,7 @@ export class DiskUploadService {
         return id;
       },
       onUploadFinish: async (_req, upload) => {
-        const node = await this.finish(upload.id);
+        const node = await this.finish(upload.id, upload.size ?? upload.offset);
         return { headers: { 'X-Disk-File-Id': node.id } };
       },
       onResponseError: (_req, err) => {
@@ -105,9 +107,9 @@ export class DiskUploadService {
     await this.removeFiles(id);
   }
 
-  private async finish(id: string): Promise<DiskNode> {
+  private async finish(id: string, length: number): Promise<DiskNode> {
     const file = path.join(this.d.dir, id);
-    const staged = await this.d.blobs.store.stageFile(file);
+    const staged = await this.d.blobs.store.stageFile(file, this.store.takeHash(id, length));
     try {
       return await this.d.db.transaction().execute(async (trx) => {
         const up = await repo.lockUpload(trx, id);
@@ -152,6 +154,7 @@ export class DiskUploadService {
   }
 
   private async removeFiles(id: string): Promise<void> {
+    this.store.forget(id);
     await fs.rm(path.join(this.d.dir, id), { force: true });
     await fs.rm(path.join(this.d.dir, `${id}.json`), { force: true });
   }

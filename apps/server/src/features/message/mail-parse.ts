@@ -126,7 +126,10 @@ async function parseOrFallback(raw: Buffer | Readable, fallbackFrom: string, siz
       size: a.size,
       contentType: a.contentType || 'application/octet-stream',
       cid: a.contentId ? a.contentId.replace(/^<|>$/g, '') : null,
-      inline: a.contentDisposition === 'inline' && Boolean(a.contentId) && a.related === true,
+      // An iMIP invitation's text/calendar alternative (RFC 6047 §2.4) is a body part, not a file: the
+      // read page shows it as the invitation card, so it is not listed as an unnamed "attachment-1".
+      inline: (a.contentDisposition === 'inline' && Boolean(a.contentId) && a.related === true)
+        || (/^(text\/calendar|application\/ics)$/i.test(a.contentType) && !a.filename && a.contentDisposition !== 'attachment'),
     }));
     const from = addresses(mail.from)[0] ?? { name: '', address: fallbackFrom.toLowerCase() };
     return {
