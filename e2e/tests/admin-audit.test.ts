@@ -129,6 +129,17 @@ it('manages aliases and mail groups by picking people and typing outside address
       await page.getByText('成员', { exact: true }).click();
       await pick(page, 'rule-member', 'bob', 'bob@demo.test');
       await screenshot(page, 'admin-audit-zh-rule-form');
+      // Pages moved onto the console frame, and the domain check times in zh.
+      for (const name of ['migrate', 'announcements', 'domains']) {
+        await page.goto(`${BASE_URL}/#/pages/admin/${name}/index`);
+        await page.locator('.mw-admin').waitFor();
+        await page.locator('.mw-admin > *').first().waitFor();
+        await screenshot(page, `admin-${name}-zh`);
+      }
+      await api('/admin/domains/check', { token: admin, form: { domain: 'demo.test' } });
+      await page.reload();
+      await page.getByText(/检测，用时/).first().waitFor();
+      await screenshot(page, 'admin-domains-zh');
     }
   }
   const groups = await api<{ list: { address: string; users: string[]; outside: string[]; sendPolicy: string }[] }>('/admin/groups/list', { token: admin });
