@@ -87,4 +87,14 @@ describe('outside members of a group', () => {
     const jobs = await s.rt.services.db.selectFrom('outbox').select('rcpt').where('rcpt', '=', 'list@partner.test').execute();
     expect(jobs).toHaveLength(0);
   });
+
+  it('an "all outside mail" audit rule holds mail whose only outside recipients are a group\'s members', async () => {
+    await group('ext@acme.test', { outside: 'x@partner.test' });
+    const r = await s.post<{ id: string }>('/h5/admin/audit/rule-save', { name: 'outside', kind: 'external', params: '{}', auditors: String(ids.boss), timeoutMin: 60, onTimeout: 'pass' }, tok.boss);
+    expect(r.code).toBe(200);
+    const sent = await s.post<SendResult>('/h5/write/send', { to: 'ext@acme.test', subject: 'through the group', text: 'x' }, tok.op);
+    expect(sent).toMatchObject({ code: 200, data: { status: 'audit_waiting' } });
+    expect(await s.rt.services.db.selectFrom('outbox').select('id').where('message_id', '=', Number(sent.data.id)).execute()).toHaveLength(0);
+    expect((await s.post('/h5/admin/audit/rule-delete', { id: r.data.id }, tok.boss)).code).toBe(200);
+  });
 });
