@@ -150,11 +150,11 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   westShopRoutes(app, services.westShop);
   peopleRoutes(app, services.people);
   groupRoutes(app, services.people, services.groups);
-  auditRoutes(app, services.audit);
-  companyListRoutes(app, services.companyLists);
+  auditRoutes(app, services.audit, services.people);
+  companyListRoutes(app, services.companyLists, services.people);
   inviteRoutes(app, services.invites);
-  migrateRoutes(app, services.migrate, () => services.migrateRunner.wake());
-  announcementRoutes(app, services.announcements);
+  migrateRoutes(app, services.migrate, () => services.migrateRunner.wake(), services.people);
+  announcementRoutes(app, services.announcements, services.people);
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

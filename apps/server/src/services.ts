@@ -66,6 +66,7 @@ import { InviteService } from './features/calendar/invite.service.js';
 import { ItipMailer } from './features/calendar/itip-mail.js';
 import { MigrateService } from './features/migrate/migrate.service.js';
 import { AnnouncementService } from './features/announcement/announcement.service.js';
+import { GroupRelay } from './features/group/group-relay.js';
 
 export interface Services {
   config: Config;
@@ -83,6 +84,8 @@ export interface Services {
   delivery: DeliveryWorker;
   /** Timed sends and the outbound queue; started by the runtime when WORKERS is on. */
   queue: QueueRunner;
+  /** Issue 17: mail from outside to a group, passed on to its outside members through the queue. */
+  groupRelay: GroupRelay;
   tags: TagService;
   search: SearchService;
   events: EventBus;
@@ -222,6 +225,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   });
   const migrateRunner = new QueueRunner(() => migrate.runDue(), 10_000, log);
   return {
+    groupRelay: new GroupRelay({ db, blobs, onQueued: () => queue.wake() }),
     westClock, westCaptcha, westAccounts, westPay, westReconciler, westShop: new WestShopService({ db, now: westNow }),
     migrate, migrateRunner, announcements: new AnnouncementService(db),
     collect, collectRunner,

@@ -111,6 +111,10 @@ const migrateArea = () => import('./pages/admin/migrate/area');
 const AdminMigratePage = lazy(() => migrateArea().then((m) => ({ default: m.AdminMigratePage })));
 const AdminAnnouncementsPage = lazy(() => migrateArea().then((m) => ({ default: m.AdminAnnouncementsPage })));
 const AnnouncementsPage = lazy(() => migrateArea().then((m) => ({ default: m.AnnouncementsPage })));
+// Aliases and mail groups (issue 17): one chunk.
+const groupsArea = () => import('./pages/admin/groups/area');
+const AdminAliasesPage = lazy(() => groupsArea().then((m) => ({ default: m.AdminAliasesPage })));
+const AdminGroupsPage = lazy(() => groupsArea().then((m) => ({ default: m.AdminGroupsPage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -192,6 +196,8 @@ export const router = createHashRouter([
   { path: '/pages/modules/notes/index', element: lazyPage(NotesPage) },
   { path: '/pages/admin/migrate/index', element: lazyPage(AdminMigratePage) },
   { path: '/pages/admin/announcements/index', element: lazyPage(AdminAnnouncementsPage) },
+  { path: '/pages/admin/aliases/index', element: lazyPage(AdminAliasesPage) },
+  { path: '/pages/admin/groups/index', element: lazyPage(AdminGroupsPage) },
   { path: '/pages/modules/announcements/index', element: lazyPage(AnnouncementsPage) },
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
   { path: '/pages/admin/index/index', element: lazyPage(AdminHomePage) },

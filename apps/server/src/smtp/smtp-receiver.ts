@@ -1,12 +1,14 @@
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
-import { resolveLocal, type LocalTarget } from '../features/account/account.repository.js';
+import { outsideMembers, resolveLocal, resolveMany, type LocalTarget } from '../features/account/account.repository.js';
+import { GroupRelay, headMessageId } from '../features/group/group-relay.js';
 import { inboundRefusal } from '../features/company-life/expiry.service.js';
 import type { HostedDomains } from '../features/account/hosted-domains.js';
 import type { IngestService, LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
 import { traceHeaders } from './received-header.js';
 import { DataSink } from './data-sink.js';
+import type { Spool } from '../blob/blob-store.js';
 import { ConnectionGuard } from './connection-guard.js';
 import { RecipientTarpit } from './recipient-tarpit.js';
 import type { SmtpLimitsConfig } from '../config.js';
@@ -39,8 +41,10 @@ const isReply = (err: unknown): err is SmtpError => err instanceof Error && type
  * and mail is stored through the account and message features. A message is
  * acknowledged with 250 only after IngestService has fsynced and committed it.
  */
-export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth; domains: HostedDomains; lists?: CompanyListService }, opts: SmtpReceiverOptions, limits: SmtpLimitsConfig): SMTPServer {
+export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth; domains: HostedDomains; lists?: CompanyListService; relay?: GroupRelay }, opts: SmtpReceiverOptions, limits: SmtpLimitsConfig): SMTPServer {
   const targets = new WeakMap<SMTPServerSession, Map<string, LocalTarget[]>>();
+  // Issue 17: per group recipient, its outside members (the outbound queue takes them).
+  const relays = new WeakMap<SMTPServerSession, Map<string, string[]>>();
 
   const guard = new ConnectionGuard(limits, deps.log);
   const tarpit = new RecipientTarpit({ after: limits.tarpitAfterUnknownRcpts, delayMs: limits.tarpitDelayMs, max: limits.maxUnknownRcpts }, deps.log);
@@ -63,6 +67,7 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
 
     onMailFrom(address: SMTPServerAddress, session, cb) {
       targets.set(session, new Map());
+      relays.set(session, new Map());
       deps.inbound.checkEnvelope(address.address).then(
         (refusal) => cb(refusal ? reply(refusal.code, refusal.text) : undefined),
         (err: unknown) => {
@@ -79,21 +84,23 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
       if (map.size >= MAX_RECIPIENTS) return cb(reply(452, '4.5.3 Too many recipients in one transaction'));
       (async () => {
         const found = await resolveLocal(deps.db, rcpt);
+        const outside = await groupOutside(rcpt, found);
         // The recipient's company blocks this envelope sender or client IP: refused here, per recipient.
-        const listed = found.length > 0 && deps.lists
+        const listed = (found.length > 0 || outside.relay.length > 0) && deps.lists
           ? await deps.lists.judge(rcpt.split('@')[1] ?? '', { addresses: [session.envelope.mailFrom ? session.envelope.mailFrom.address.toLowerCase() : ''], ip: session.remoteAddress })
           : null;
         if (listed?.kind === 'block') return cb(reply(550, `5.7.1 <${rcpt}>: the recipient's organisation does not accept mail from this sender`));
-        if (found.length > 0) {
+        if (found.length > 0 || outside.relay.length > 0) {
           // A suspended company's mail is refused for now (4xx), never dropped (company-life/expiry.service.ts).
           const refusal = await inboundRefusal(deps.db, rcpt.split('@')[1] ?? '');
           if (refusal) return cb(reply(refusal.code, refusal.text));
           // Issue 17: a full mailbox (or a group with one) waits with a temporary 452, so the sender's server retries and nothing is lost.
           if (found.some((t) => t.full)) return cb(reply(452, `4.2.2 <${rcpt}>: mailbox full, try again later`));
-          if (found[0]!.via === 'group' && !(await groupAccepts(deps.db, rcpt, session.envelope.mailFrom ? session.envelope.mailFrom.address : ''))) {
+          if ((found[0]?.via === 'group' || outside.relay.length > 0) && !(await groupAccepts(deps.db, rcpt, session.envelope.mailFrom ? session.envelope.mailFrom.address : ''))) {
             return cb(reply(550, `5.7.1 <${rcpt}>: you may not send to this group`));
           }
-          map.set(rcpt, found);
+          map.set(rcpt, [...found, ...outside.local]);
+          if (outside.relay.length > 0) relays.get(session)?.set(rcpt, outside.relay);
           return cb();
         }
         const domain = rcpt.split('@')[1] ?? '';
@@ -130,6 +137,32 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
   });
 
   /**
+   * A group's outside members: those hosted here after all reach their mailbox (in
+   * GroupMail), the others are passed on through the outbound queue. None without a relay.
+   */
+  async function groupOutside(rcpt: string, found: LocalTarget[]): Promise<{ local: LocalTarget[]; relay: string[] }> {
+    if (!deps.relay || found[0]?.via === 'direct') return { local: [], relay: [] };
+    const members = (await outsideMembers(deps.db, [rcpt])).get(rcpt) ?? [];
+    if (members.length === 0) return { local: [], relay: [] };
+    const local: LocalTarget[] = [];
+    const relay: string[] = [];
+    for (const [address, r] of await resolveMany(deps.db, members)) {
+      if (r.targets.length > 0) local.push(...r.targets.map((t) => ({ ...t, via: 'group' as const })));
+      else if (!r.hosted) relay.push(address);
+    }
+    return { local, relay };
+  }
+
+  /** Queues the outside members' copies (committed before the 250); a group this mail already went through is skipped. */
+  async function relayOutside(session: SMTPServerSession, head: Buffer, body: { raw: Buffer } | { head: Buffer; spool: Spool }, from: string): Promise<void> {
+    const groups = relays.get(session);
+    if (!deps.relay || !groups || groups.size === 0) return;
+    const looped = GroupRelay.looped(head, [...groups.keys()]);
+    const due = new Map([...groups].filter(([g]) => !looped.has(g)));
+    await deps.relay.relay(body, from, due, headMessageId(head));
+  }
+
+  /**
    * Screens and stores a received message; resolves with its first id once it is
    * fsynced and committed. A big message stays in its spool: sender authentication
    * reads it from there and the blob is our headers followed by the spool, streamed.
@@ -152,13 +185,16 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
       const raw = Buffer.concat([trace, ...data.chunks]);
       const screened = await deps.inbound.screen(raw, peer, recipients);
       if ('refuse' in screened) throw reply(screened.refuse.code, screened.refuse.text);
+      await relayOutside(session, raw, { raw }, from);
       return (await deps.ingest.deliver(withAuthResults(raw, screened.header), from, await listed(raw, screened.recipients)))[0] ?? 0;
     }
     try {
       const source = spooledMessage(trace, data.spool);
       const screened = await deps.inbound.screen(source, peer, recipients);
       if ('refuse' in screened) throw reply(screened.refuse.code, screened.refuse.text);
-      const kept = await listed(await source.head(64 * 1024), screened.recipients);
+      const head = await source.head(64 * 1024);
+      const kept = await listed(head, screened.recipients);
+      await relayOutside(session, head, { head: trace, spool: data.spool }, from);
       return (await deps.ingest.deliverSpooled(withAuthResults(trace, screened.header), data.spool, from, kept))[0] ?? 0;
     } finally {
       // The blob is a copy by now: a spool that will not go away is the sweep's, not a reason to fail the mail.

@@ -14,10 +14,10 @@ export const enAudit = {
   } as Record<string, string>,
   auditCondition: 'Condition',
   auditConditionHint: {
-    member: 'Member ids, comma-separated', department: 'Department ids, comma-separated', keyword: 'Keywords, comma-separated (subject, body, attachment names)',
+    member: 'Members whose mail is audited', department: 'Departments whose mail is audited (with sub-departments)', keyword: 'Keywords, comma-separated (subject, body, attachment names)',
     size: 'Size in MB, at least', domain: 'Domains, comma-separated', external: '', all: '',
   } as Record<string, string>,
-  auditAuditors: 'Auditor ids, comma-separated',
+  auditAuditors: 'Auditors',
   auditTimeout: 'Timeout (minutes)',
   auditOnTimeout: 'When nobody decides in time',
   auditTimeoutPass: 'Send it',

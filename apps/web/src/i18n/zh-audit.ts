@@ -13,10 +13,10 @@ export const zhAudit: AuditStrings = {
   auditKinds: { member: '成员', department: '部门', keyword: '关键词', size: '大邮件', domain: '收件域名', external: '所有外发邮件', all: '所有邮件' },
   auditCondition: '条件',
   auditConditionHint: {
-    member: '成员 ID，用逗号分隔', department: '部门 ID，用逗号分隔', keyword: '关键词，用逗号分隔（主题、正文、附件名）',
+    member: '要审核的成员', department: '要审核的部门（含下级部门）', keyword: '关键词，用逗号分隔（主题、正文、附件名）',
     size: '大小（MB）不小于', domain: '域名，用逗号分隔', external: '', all: '',
   },
-  auditAuditors: '审核人 ID，用逗号分隔',
+  auditAuditors: '审核人',
   auditTimeout: '超时（分钟）',
   auditOnTimeout: '超时无人处理时',
   auditTimeoutPass: '自动发出',

@@ -98,3 +98,10 @@ export const GroupUpdateInput = z.object({
 });
 export type GroupUpdateInput = z.infer<typeof GroupUpdateInput>;
 
+export type Alias = z.infer<typeof Alias>;
+export type AliasList = z.infer<typeof AliasList>;
+export type MailGroupList = z.infer<typeof MailGroupList>;
+export type SendPolicy = (typeof SEND_POLICIES)[number];
+export type AdminDepartment = z.infer<typeof AdminDepartment>;
+export type AdminDepartmentList = z.infer<typeof AdminDepartmentList>;
+export type PeopleList = z.infer<typeof PeopleList>;

@@ -100,6 +100,8 @@ export interface ResolvedAddress {
   targets: LocalTarget[];
   /** The address's domain is hosted here, whether or not the mailbox exists. */
   hosted: boolean;
+  /** For a group address: its outside members (addresses typed by the admin), which the outbound queue reaches. */
+  outside: string[];
 }
 
 /**
@@ -108,7 +110,7 @@ export interface ResolvedAddress {
  */
 export async function resolveMany(db: Db, addresses: string[]): Promise<Map<string, ResolvedAddress>> {
   const list = [...new Set(addresses.map((a) => a.toLowerCase()))];
-  const out = new Map<string, ResolvedAddress>(list.map((a) => [a, { targets: [], hosted: false }]));
+  const out = new Map<string, ResolvedAddress>(list.map((a) => [a, { targets: [], hosted: false, outside: [] }]));
   if (list.length === 0) return out;
   const rows = await sql<{ addr: string; user_id: number | null; via: 'direct' | 'group' | 'domain'; full: boolean | null }>`
     WITH a(addr) AS (SELECT unnest(${list}::text[]))
@@ -124,8 +126,28 @@ export async function resolveMany(db: Db, addresses: string[]): Promise<Map<stri
     if (r.via === 'domain') entry.hosted = true;
     else entry.targets.push({ userId: Number(r.user_id), via: r.via, full: r.full === true });
   }
-  for (const entry of out.values()) {
+  const outside = await outsideMembers(db, list);
+  for (const [addr, entry] of out) {
     if (entry.targets.some((t) => t.via === 'direct')) entry.targets = entry.targets.filter((t) => t.via === 'direct');
+    else entry.outside = outside.get(addr) ?? [];
   }
+  return out;
+}
+
+/**
+ * Outside members of the groups among `addresses` (group address → member addresses).
+ * Only groups: a user or alias of the same address wins, as in resolveLocal.
+ */
+export async function outsideMembers(db: Db, addresses: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const list = [...new Set(addresses.map((a) => a.toLowerCase()))];
+  if (list.length === 0) return out;
+  const rows = await withPeopleTables(db).selectFrom('mail_groups').innerJoin('mail_group_outside', 'mail_group_outside.group_id', 'mail_groups.id')
+    .select(['mail_groups.address as group', 'mail_group_outside.address'])
+    .where('mail_groups.address', 'in', list)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('users').select('users.id').whereRef('users.email', '=', 'mail_groups.address'))))
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('aliases').select('aliases.id').whereRef('aliases.address', '=', 'mail_groups.address'))))
+    .orderBy('mail_group_outside.address').execute();
+  for (const r of rows) out.set(r.group, [...(out.get(r.group) ?? []), r.address]);
   return out;
 }

@@ -37,6 +37,10 @@ export async function deleteRule(db: Db, companyId: number, id: number): Promise
 }
 
 /** Active users of this company among `ids` (auditors must be real colleagues). */
+export async function userDepartments(db: Db, companyId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('users').select(['id', 'department_id']).where('company_id', '=', companyId).where('id', 'in', ids).execute();
+}
 export async function companyUsers(db: Db, companyId: number, ids: number[]) {
   if (ids.length === 0) return [];
   return db.selectFrom('users').select(['id', 'email', 'name', 'language']).where('company_id', '=', companyId).where('id', 'in', ids).execute();

@@ -1,11 +1,13 @@
 import {
   AuditDecided, AuditDecideInput, AuditLinkInput, AuditLinkQuery, AuditLinkView, AuditLogList, AuditRuleInput, AuditRuleList, Empty, envelope,
-  HeldList, HeldPreview, HeldQuery, IdInput, SentAudit, SentAuditQuery,
+  HeldList, HeldPreview, HeldQuery, IdInput, PeopleReasons, SentAudit, SentAuditQuery,
 } from '@mailwing/shared';
+import { forbidden } from '../../errors.js';
 import { z } from 'zod';
 import { ok } from '../../http/envelope.js';
 import { caller, type App } from '../../http/types.js';
 import { companyAdmin } from '../admin/admin-guard.js';
+import type { PeopleService } from '../people/people.service.js';
 import type { AuditService } from './audit.service.js';
 
 /**
@@ -13,24 +15,24 @@ import type { AuditService } from './audit.service.js';
  * auditor's (any colleague a rule names) and the sender's; /h5/audit/link works without a
  * session, on the single-use token from the notification mail.
  */
-export function auditRoutes(app: App, audit: AuditService): void {
+export function auditRoutes(app: App, audit: AuditService, people: PeopleService): void {
   const tags = ['audit'];
+  // Spec §6: a department admin manages only rules about people of their subtree (AuditService.inScope).
+  const view = (req: Parameters<typeof companyAdmin>[0]) => people.view(companyAdmin(req));
   app.get('/h5/admin/audit/rules', { schema: { tags, response: { 200: envelope(AuditRuleList) } } }, async (req) => {
-    const me = companyAdmin(req);
-    return ok(await audit.rules(me));
+    return ok(await audit.rules(await view(req)));
   });
   app.post('/h5/admin/audit/rule-save', { schema: { tags, body: AuditRuleInput, response: { 200: envelope(z.object({ id: z.string() })) } } }, async (req) => {
-    const me = companyAdmin(req);
-    return ok(await audit.saveRule(me, req.body));
+    return ok(await audit.saveRule(await view(req), req.body));
   });
   app.post('/h5/admin/audit/rule-delete', { schema: { tags, body: IdInput, response: { 200: envelope(Empty) } } }, async (req) => {
-    const me = companyAdmin(req);
-    await audit.deleteRule(me, Number(req.body.id));
+    await audit.deleteRule(await view(req), Number(req.body.id));
     return ok({});
   });
   app.get('/h5/admin/audit/log', { schema: { tags, response: { 200: envelope(AuditLogList) } } }, async (req) => {
-    const me = companyAdmin(req);
-    return ok(await audit.log(me));
+    const v = await view(req);
+    if (!v.companyWide) throw forbidden('Only a company-wide admin can read the whole audit log', PeopleReasons.outOfScope);
+    return ok(await audit.log(v.me));
   });
 
   app.get('/h5/audit/held', { schema: { tags, querystring: HeldQuery, response: { 200: envelope(HeldList) } } }, async (req) =>

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AUDIT_LINK_TTL_S, type AuditRuleInput, type AuditRule, type HeldMail, type HeldPreview, type SentAudit } from '@mailwing/shared';
+import { AUDIT_LINK_TTL_S, PeopleReasons, type AuditRuleInput, type AuditRule, type HeldMail, type HeldPreview, type SentAudit } from '@mailwing/shared';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/connect.js';
-import { invalid, notFound } from '../../errors.js';
+import { forbidden, invalid, notFound } from '../../errors.js';
+import type { AdminView } from '../people/people.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import type { AuditContext, AuditPolicy, AuditVerdict } from '../compose/audit-policy.js';
 import type { MessageService } from '../message/message.service.js';
@@ -197,8 +198,26 @@ export class AuditService implements AuditPolicy {
 
   // ---- rules (admin) ----
 
-  async rules(me: AuthContext): Promise<{ list: AuditRule[] }> {
-    const rows = await repo.listRules(this.d.db, me.companyId);
+  /**
+   * Spec §6 for rules: a company-wide admin manages every rule. A department admin
+   * manages a member or department rule whose people are all in their subtree; rules
+   * about the whole company's mail (keywords, size, domains, outside, all) are not theirs.
+   */
+  private async inScope(v: AdminView, kind: string, params: { userIds?: (number | string)[]; departmentIds?: (number | string)[] }): Promise<boolean> {
+    if (v.departments === null) return true;
+    const scope = v.departments;
+    if (kind === 'department') return (params.departmentIds ?? []).every((d) => scope.has(Number(d)));
+    if (kind !== 'member') return false;
+    const ids = (params.userIds ?? []).map(Number);
+    const rows = await repo.userDepartments(this.d.db, v.companyId, ids);
+    return rows.length === new Set(ids).size && rows.every((r) => r.department_id !== null && scope.has(r.department_id));
+  }
+
+  async rules(v: AdminView): Promise<{ list: AuditRule[] }> {
+    const me = v.me;
+    const all = await repo.listRules(this.d.db, me.companyId);
+    const rows = [];
+    for (const r of all) if (await this.inScope(v, r.kind, r.params)) rows.push(r);
     const people = new Map((await repo.companyUsers(this.d.db, me.companyId, [...new Set(rows.flatMap((r) => r.auditors.map(Number)))])).map((u) => [u.id, u]));
     return {
       list: rows.map((r) => ({
@@ -209,7 +228,13 @@ export class AuditService implements AuditPolicy {
     };
   }
 
-  async saveRule(me: AuthContext, input: AuditRuleInput): Promise<{ id: string }> {
+  async saveRule(v: AdminView, input: AuditRuleInput): Promise<{ id: string }> {
+    const me = v.me;
+    if (input.id) {
+      const old = (await repo.listRules(this.d.db, me.companyId)).find((r) => r.id === Number(input.id));
+      if (!old) throw notFound('Audit rule');
+      if (!(await this.inScope(v, old.kind, old.params))) throw forbidden('This rule is outside your admin scope', PeopleReasons.outOfScope);
+    }
     const auditors = [...new Set(input.auditors.map(Number))];
     const found = await repo.companyUsers(this.d.db, me.companyId, auditors);
     if (found.length !== auditors.length) throw invalid('auditors', 'Every auditor must be a member of this company', 'audit.auditor_unknown');
@@ -222,6 +247,7 @@ export class AuditService implements AuditPolicy {
     if (input.kind === 'member' && (await repo.companyUsers(this.d.db, me.companyId, p.userIds!.map(Number))).length !== new Set(p.userIds).size) {
       throw invalid('params', 'Every member must be in this company', 'audit.member_unknown');
     }
+    if (!(await this.inScope(v, input.kind, p))) throw forbidden('This rule reaches people outside your admin scope', PeopleReasons.outOfScope);
     const values: repo.RuleValues = {
       name: input.name, kind: input.kind, auditors, timeoutMin: input.timeoutMin, onTimeout: input.onTimeout, enabled: input.enabled,
       params: { userIds: p.userIds?.map(Number), departmentIds: p.departmentIds?.map(Number), keywords: p.keywords, fields: p.fields, minBytes: p.minBytes, domains: p.domains },
@@ -233,8 +259,11 @@ export class AuditService implements AuditPolicy {
     return { id: String(await repo.insertRule(this.d.db, me.companyId, values)) };
   }
 
-  async deleteRule(me: AuthContext, id: number): Promise<void> {
-    if (!(await repo.deleteRule(this.d.db, me.companyId, id))) throw notFound('Audit rule');
+  async deleteRule(v: AdminView, id: number): Promise<void> {
+    const old = (await repo.listRules(this.d.db, v.companyId)).find((r) => r.id === id);
+    if (!old) throw notFound('Audit rule');
+    if (!(await this.inScope(v, old.kind, old.params))) throw forbidden('This rule is outside your admin scope', PeopleReasons.outOfScope);
+    if (!(await repo.deleteRule(this.d.db, v.companyId, id))) throw notFound('Audit rule');
   }
 
   async log(me: AuthContext) {

@@ -351,18 +351,39 @@ export class ComposeService {
   /** Sorts recipients into local mailboxes (a direct address wins over a group), outside addresses, and unknown ones of ours. */
   private async plan(db: Db, recipients: Address[]): Promise<Plan> {
     const resolved = await resolveMany(db, recipients.map((r) => r.address));
-    const plan: Plan = { local: new Map(), usersOf: new Map(), external: [], unknown: [], full: [], groups: [] };
+    const plan: Plan = { local: new Map(), usersOf: new Map(), external: [], unknown: [], full: [], groups: [], viaGroup: [] };
+    const members = new Set<string>();
     for (const [address, r] of resolved) {
       if (r.targets.some((t) => t.full)) plan.full.push(address);
-      if (r.targets.some((t) => t.via === 'group')) plan.groups.push(address);
+      if (r.targets.some((t) => t.via === 'group') || r.outside.length > 0) plan.groups.push(address);
+      for (const o of r.outside) if (!resolved.has(o)) members.add(o);
       if (r.targets.length > 0) {
         plan.usersOf.set(address, r.targets.map((t) => t.userId));
         for (const t of r.targets) {
           const folder = Number(t.via === 'group' ? SystemFolder.GroupMail : SystemFolder.Inbox);
           plan.local.set(t.userId, Math.min(plan.local.get(t.userId) ?? folder, folder));
         }
-      } else if (r.hosted) plan.unknown.push(address);
+      } else if (r.outside.length > 0) continue;
+      else if (r.hosted) plan.unknown.push(address);
       else plan.external.push(address);
+    }
+    // Issue 17: a group's outside members get the mail through the outbound queue, like
+    // any outside recipient (a job each, durable, retried). A member address that is
+    // hosted here after all reaches its mailbox in GroupMail. One level only: a group
+    // named as a member gives its own users, not its outside members, so two groups
+    // listing each other cannot loop. A member address of ours that no longer exists
+    // is skipped: the writer cannot fix it, and it must not stop the send.
+    if (members.size > 0) {
+      for (const [address, r] of await resolveMany(db, [...members])) {
+        if (r.targets.length > 0) {
+          plan.usersOf.set(address, r.targets.map((t) => t.userId));
+          const folder = Number(SystemFolder.GroupMail);
+          for (const t of r.targets) plan.local.set(t.userId, Math.min(plan.local.get(t.userId) ?? folder, folder));
+        } else if (!r.hosted) {
+          plan.external.push(address);
+          plan.viaGroup.push(address);
+        }
+      }
     }
     return plan;
   }
@@ -431,7 +452,10 @@ export class ComposeService {
     return {
       companyId: built.sender.company_id, senderId: built.sender.id, subject: built.content.subject, text: built.content.text || htmlToText(built.content.html),
       attachmentNames: built.content.attachments.filter((a) => !a.inline).map((a) => a.name), size: built.raw.length,
-      recipients: recipients.map((r) => ({ address: r.address, external: external.has(r.address.toLowerCase()) })),
+      recipients: [
+        ...recipients.map((r) => ({ address: r.address, external: external.has(r.address.toLowerCase()) })),
+        ...plan.viaGroup.map((address) => ({ address, external: true })),
+      ],
     };
   }
 
@@ -458,7 +482,11 @@ export class ComposeService {
 /** What dispatching needs of a sent copy. */
 type SentInfo = Pick<repo.SentCopy, 'id' | 'content_id' | 'blob_hash' | 'size' | 'urgent' | 'has_attach'>;
 
-interface Plan { local: Map<number, number>; usersOf: Map<string, number[]>; external: string[]; unknown: string[]; full: string[]; groups: string[] }
+interface Plan {
+  local: Map<number, number>; usersOf: Map<string, number[]>; external: string[]; unknown: string[]; full: string[]; groups: string[];
+  /** Outside addresses reached only as members of a group (also in `external`): audit sees them as outside recipients. */
+  viaGroup: string[];
+}
 
 type RowMaker = (folder: number, bcc: Address[], state: string | null, sendAt: Date | null) => NewMessage;
 

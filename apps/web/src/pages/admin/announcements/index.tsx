@@ -4,10 +4,9 @@ import type { AdminAnnouncement } from '@mailwing/shared';
 import { announcementApi } from '../../../api/migrate';
 import type { ApiError } from '../../../api/request';
 import { migrateReason, useMigrateT } from '../../../i18n/migrate';
-import { Page } from '../../../ui/page';
+import { AdminPage } from '../admin-page';
 import '../migrate/migrate.css';
 
-const ADMIN_HOME = '/pages/admin/index/index';
 
 /** Announcements: publish to everyone or to departments, and see how many have read each. */
 export default function AdminAnnouncementsPage() {
@@ -43,7 +42,7 @@ export default function AdminAnnouncementsPage() {
   };
 
   return (
-    <Page title={m.annAdminTitle} back={ADMIN_HOME}>
+    <AdminPage title={m.annAdminTitle}>
       <div className="mw-migrate">
         <List header={m.annNew}>
           <List.Item title={m.annTitle}><Input value={title} onChange={setTitle} maxLength={200} /></List.Item>
@@ -69,6 +68,6 @@ export default function AdminAnnouncementsPage() {
           ))}
         </List>
       </div>
-    </Page>
+    </AdminPage>
   );
 }

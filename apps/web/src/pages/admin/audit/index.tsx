@@ -4,7 +4,8 @@ import type { AuditRule } from '@mailwing/shared';
 import { auditApi } from '../../../api/audit';
 import type { ApiError } from '../../../api/request';
 import { auditReason, useAuditT } from '../../../i18n/audit';
-import { Page } from '../../../ui/page';
+import { AdminPage } from '../admin-page';
+import { DepartmentPicker, PeoplePicker, type Picked } from '../groups/pickers';
 import '../admin-audit.css';
 
 const KINDS = ['external', 'keyword', 'member', 'department', 'domain', 'size', 'all'] as const;
@@ -16,20 +17,27 @@ export default function AdminAuditPage() {
   const [editing, setEditing] = useState(false);
   const [kind, setKind] = useState<string>('external');
   const [onTimeout, setOnTimeout] = useState<'pass' | 'reject'>('pass');
+  // Members, departments and auditors are picked by name, never typed as ids.
+  const [members, setMembers] = useState<Picked[]>([]);
+  const [departments, setDepartments] = useState<string[]>([]);
+  const [auditors, setAuditors] = useState<Picked[]>([]);
   const [form] = Form.useForm();
   const fail = (err: ApiError) => Toast.show({ content: auditReason(m, err) });
   const load = () => auditApi.rules().then((r) => setRules(r.list), fail);
   useEffect(() => { void load(); }, []);
 
   const save = async () => {
-    const v = form.getFieldsValue() as { name?: string; condition?: string; auditors?: string; timeoutMin?: string };
+    const v = form.getFieldsValue() as { name?: string; condition?: string; timeoutMin?: string };
     const c = (v.condition ?? '').trim();
-    const params = kind === 'keyword' ? { keywords: c } : kind === 'member' ? { userIds: c } : kind === 'department' ? { departmentIds: c }
+    const params = kind === 'keyword' ? { keywords: c } : kind === 'member' ? { userIds: members.map((p) => p.id) } : kind === 'department' ? { departmentIds: departments }
       : kind === 'domain' ? { domains: c } : kind === 'size' ? { minBytes: Math.round(Number(c) * 1024 * 1024) } : {};
     try {
-      await auditApi.saveRule({ name: v.name ?? '', kind, params: JSON.stringify(params), auditors: v.auditors ?? '', timeoutMin: Number(v.timeoutMin || 1440), onTimeout });
+      await auditApi.saveRule({ name: v.name ?? '', kind, params: JSON.stringify(params), auditors: auditors.map((p) => p.id).join(','), timeoutMin: Number(v.timeoutMin || 1440), onTimeout });
       setEditing(false);
       form.resetFields();
+      setMembers([]);
+      setDepartments([]);
+      setAuditors([]);
       await load();
     } catch (err) { fail(err as ApiError); }
   };
@@ -40,7 +48,7 @@ export default function AdminAuditPage() {
   };
 
   return (
-    <Page title={m.auditRulesTitle} back="/pages/admin/index">
+    <AdminPage title={m.auditRulesTitle}>
       <div className="mw-audit" data-page="admin-audit">
         {rules && rules.length === 0 && <div className="mw-audit-empty">{m.auditNoRules}</div>}
         <List>
@@ -59,8 +67,10 @@ export default function AdminAuditPage() {
             <Form.Item label={m.auditKind}>
               <Selector columns={2} options={KINDS.map((k) => ({ label: m.auditKinds[k], value: k }))} value={[kind]} onChange={(v) => v[0] && setKind(v[0])} />
             </Form.Item>
-            {m.auditConditionHint[kind] && <Form.Item name="condition" label={m.auditConditionHint[kind]}><Input data-field="rule-condition" /></Form.Item>}
-            <Form.Item name="auditors" label={m.auditAuditors}><Input data-field="rule-auditors" /></Form.Item>
+            {kind === 'member' && <Form.Item label={m.auditConditionHint.member}><PeoplePicker value={members} onChange={setMembers} field="rule-member" /></Form.Item>}
+            {kind === 'department' && <Form.Item label={m.auditConditionHint.department}><DepartmentPicker value={departments} onChange={setDepartments} /></Form.Item>}
+            {kind !== 'member' && kind !== 'department' && m.auditConditionHint[kind] && <Form.Item name="condition" label={m.auditConditionHint[kind]}><Input data-field="rule-condition" /></Form.Item>}
+            <Form.Item label={m.auditAuditors}><PeoplePicker value={auditors} onChange={setAuditors} field="rule-auditor" /></Form.Item>
             <Form.Item name="timeoutMin" label={m.auditTimeout}><Input type="number" placeholder="1440" data-field="rule-timeout" /></Form.Item>
             <Form.Item label={m.auditOnTimeout}>
               <Radio.Group value={onTimeout} onChange={(v) => setOnTimeout(v as 'pass' | 'reject')}>
@@ -71,6 +81,6 @@ export default function AdminAuditPage() {
           </Form>
         )}
       </div>
-    </Page>
+    </AdminPage>
   );
 }

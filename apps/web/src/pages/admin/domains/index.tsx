@@ -3,11 +3,13 @@ import { Dialog, Toast } from 'antd-mobile';
 import type { CheckedRecord, DomainStatus } from '@mailwing/shared';
 import { adminConsoleApi } from '../../../api/admin-console';
 import { adminReason, fill, useAdminT, type AdminMessages } from '../../../i18n/admin';
+import { useLanguage } from '../../../i18n';
 import { copyText } from '../../../ui/copy-text';
 import { ErrorState } from '../../../ui/state-view';
 import { AdminPage } from '../admin-page';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+// In the reader's language, not the browser's locale: a zh reader on an en-US browser reads 2026/11/24 13:05.
+const when = (iso: string | null, lang: 'zh' | 'en') => (iso ? new Date(iso).toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '');
 
 function Value({ m, text }: { m: AdminMessages; text: string }) {
   return (
@@ -43,6 +45,7 @@ function RecordView({ m, r }: { m: AdminMessages; r: CheckedRecord }) {
 /** Domains (issue 17, scope 1): add one, see each record's state with what was found and what is expected. */
 export default function AdminDomainsPage() {
   const m = useAdminT();
+  const lang = useLanguage();
   const [list, setList] = useState<DomainStatus[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [name, setName] = useState('');
@@ -90,8 +93,8 @@ export default function AdminDomainsPage() {
         <section key={d.domain} className="mw-admin-card" data-domain={d.domain}>
           <h3>{d.domain}</h3>
           <div className="mw-admin-sub">{d.verified ? m.domVerified : m.domPending}</div>
-          <div className="mw-admin-sub">{d.checkedAt ? fill(m.domChecked, { time: when(d.checkedAt), ms: d.checkMs ?? 0 }) : m.domNeverChecked}</div>
-          {d.nextCheckAt && <div className="mw-admin-sub">{fill(m.domNextCheck, { time: when(d.nextCheckAt) })}</div>}
+          <div className="mw-admin-sub">{d.checkedAt ? fill(m.domChecked, { time: when(d.checkedAt, lang), ms: d.checkMs ?? 0 }) : m.domNeverChecked}</div>
+          {d.nextCheckAt && <div className="mw-admin-sub">{fill(m.domNextCheck, { time: when(d.nextCheckAt, lang) })}</div>}
           {d.nextSelector && <div className="mw-admin-sub">{fill(m.domRotating, { selector: d.nextSelector })}</div>}
           <div className="mw-admin-actions">
             <button type="button" className="mw-admin-btn" data-action="check" disabled={busy !== null} onClick={() => void run(d.domain, () => adminConsoleApi.checkDomain(d.domain))}>

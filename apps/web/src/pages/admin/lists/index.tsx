@@ -4,7 +4,7 @@ import type { CompanyListEntry, CompanyListImported, CompanyListTest } from '@ma
 import { listsApi } from '../../../api/audit';
 import type { ApiError } from '../../../api/request';
 import { auditReason, useAuditT } from '../../../i18n/audit';
-import { Page } from '../../../ui/page';
+import { AdminPage } from '../admin-page';
 import '../admin-audit.css';
 
 /** Company block and allow lists (issue 17, scope 6), with CSV import and the "test an address" tool. */
@@ -28,7 +28,7 @@ export default function AdminListsPage() {
   const test = () => listsApi.test(address, ip).then(setTested, fail);
 
   return (
-    <Page title={m.listsTitle} back="/pages/admin/index">
+    <AdminPage title={m.listsTitle}>
       <div className="mw-audit" data-page="admin-lists">
         <List header={m.listsTest}>
           <div className="mw-audit" style={{ padding: 8 }}>
@@ -69,6 +69,6 @@ export default function AdminListsPage() {
         </List>
         <div className="mw-audit-meta">{m.listsPrecedence}</div>
       </div>
-    </Page>
+    </AdminPage>
   );
 }

@@ -4,10 +4,9 @@ import { formatFileSize, MIGRATE_PRESETS, type MigrateAccount, type MigrateDetai
 import { migrateApi, type MigrateServer } from '../../../api/migrate';
 import type { ApiError } from '../../../api/request';
 import { migrateReason, useMigrateT } from '../../../i18n/migrate';
-import { Page } from '../../../ui/page';
+import { AdminPage } from '../admin-page';
 import './migrate.css';
 
-const ADMIN_HOME = '/pages/admin/index/index';
 const STATE_COLOR: Record<string, string> = { queued: 'default', running: 'primary', done: 'success', failed: 'danger' };
 
 /** Mail migration (邮件搬家): the old server, a test login, the CSV of accounts, and each account's progress. */
@@ -69,7 +68,7 @@ export default function AdminMigratePage() {
   };
 
   return (
-    <Page title={m.migTitle} back={ADMIN_HOME}>
+    <AdminPage title={m.migTitle}>
       <div className="mw-migrate">
         <p className="mw-migrate-intro">{m.migIntro}</p>
         <List header={m.migProvider}>
@@ -157,6 +156,6 @@ export default function AdminMigratePage() {
           ))}
         </Collapse>
       </div>
-    </Page>
+    </AdminPage>
   );
 }
