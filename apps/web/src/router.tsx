@@ -111,6 +111,8 @@ const migrateArea = () => import('./pages/admin/migrate/area');
 const AdminMigratePage = lazy(() => migrateArea().then((m) => ({ default: m.AdminMigratePage })));
 const AdminAnnouncementsPage = lazy(() => migrateArea().then((m) => ({ default: m.AdminAnnouncementsPage })));
 const AnnouncementsPage = lazy(() => migrateArea().then((m) => ({ default: m.AnnouncementsPage })));
+// People, departments and quotas (issue 17, scope 2): the console page's own chunk.
+const AdminPeoplePage = lazy(() => import('./pages/admin/people/area').then((m) => ({ default: m.AdminPeoplePage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -193,6 +195,7 @@ export const router = createHashRouter([
   { path: '/pages/admin/migrate/index', element: lazyPage(AdminMigratePage) },
   { path: '/pages/admin/announcements/index', element: lazyPage(AdminAnnouncementsPage) },
   { path: '/pages/modules/announcements/index', element: lazyPage(AnnouncementsPage) },
+  { path: '/pages/admin/people/index', element: lazyPage(AdminPeoplePage) },
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
   { path: '/pages/admin/index/index', element: lazyPage(AdminHomePage) },
   { path: '/pages/admin/domains/index', element: lazyPage(AdminDomainsPage) },

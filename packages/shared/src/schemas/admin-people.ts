@@ -98,3 +98,6 @@ export const GroupUpdateInput = z.object({
 });
 export type GroupUpdateInput = z.infer<typeof GroupUpdateInput>;
 
+export type AdminDepartment = z.infer<typeof AdminDepartment>;
+export type AdminDepartmentList = z.infer<typeof AdminDepartmentList>;
+export type QuotaSummary = z.infer<typeof QuotaSummary>;
