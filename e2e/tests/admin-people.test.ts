@@ -117,6 +117,12 @@ describe('admin people', () => {
     await login(page, 'admin@demo.test');
     // Reached from the console's home.
     await page.goto(`${BASE_URL}/#/pages/admin/index/index`);
+    await page.locator('[data-section=people]').waitFor();
+    // Every entry is titled in words, not by its key (a title from a catalogue the home page lacks fell back to the key).
+    const untitled = await page.locator('[data-section]').evaluateAll((els) => els
+      .filter((el) => (el.querySelector('.adm-list-item-content-main')?.textContent ?? '').trim() === el.getAttribute('data-section'))
+      .map((el) => el.getAttribute('data-section')));
+    expect(untitled).toEqual([]);
     await page.locator('[data-section=people]').click();
     await page.waitForURL(/#\/pages\/admin\/people\/index/);
     for (const lang of ['en', 'zh'] as const) {
