@@ -250,6 +250,15 @@ describe('admin people', () => {
     const dave = await phone(browser);
     try {
       await login(dave.page, `dave@${DOMAIN}`, 'dave-new-pass-2');
+      // Dave is an admin scoped to Support (spec §6): the root is out of his reach, and he sees Support's people only.
+      await dave.page.goto(`${BASE_URL}/#/pages/admin/people/index`);
+      await person(dave.page, `frank@${DOMAIN}`).waitFor();
+      expect(await node(dave.page, 'People Co').locator('.mw-ppl-name').isDisabled()).toBe(true);
+      expect(await person(dave.page, `carol@${DOMAIN}`).count()).toBe(0);
+      expect(await person(dave.page, ADMIN).count()).toBe(0);
+      expect(await dave.page.locator('[data-card=people] h3').textContent()).toBe(t.pplAllScoped);
+      expect(await dave.page.locator('input[name=companyQuota]').count()).toBe(0);
+      await screenshot(dave.page, 'admin-people-en-scoped');
     } finally {
       await dave.context.close();
     }
@@ -263,6 +272,16 @@ describe('admin people', () => {
     expect(await loginCode(`frank@${DOMAIN}`, 'frank-pass-1')).not.toBe(200);
     expect(await smallButtons(page)).toEqual([]);
     await screenshot(page, 'admin-people-en-list');
+
+    // The company total: below what is given to people it is refused by reason; above, it is the limit shown.
+    const storage = page.locator('[data-card=quota]');
+    await storage.locator('input[name=companyQuota]').fill('1');
+    await storage.getByRole('button', { name: t.pplSetQuota }).click();
+    await expect.poll(() => storage.getByRole('alert').textContent()).toBe(t.pplReasons['quota.company_exceeded']);
+    await storage.locator('input[name=companyQuota]').fill('100');
+    await storage.getByRole('button', { name: t.pplSetQuota }).click();
+    await expect.poll(() => storage.locator('.mw-ppl-usage .mw-admin-sub').textContent()).toContain('limit 100.00 GB');
+    expect(await storage.getByRole('alert').count()).toBe(0);
 
     // The same page in zh, with the edit sheet.
     await openPeople(page, token, 'zh');

@@ -3,6 +3,7 @@ export const enPeople = {
   pplTitle: 'People and departments',
   pplDepartments: 'Departments',
   pplAllPeople: 'Everyone',
+  pplAllScoped: 'Everyone you manage',
   pplExpand: 'Expand',
   pplCollapse: 'Collapse',
   pplPeopleCount: (n: number) => (n === 1 ? '1 person' : `${n} people`),

@@ -5,6 +5,7 @@ export const zhPeople: typeof enPeople = {
   pplTitle: '成员与部门',
   pplDepartments: '部门',
   pplAllPeople: '全部成员',
+  pplAllScoped: '你管理的全部成员',
   pplExpand: '展开',
   pplCollapse: '收起',
   pplPeopleCount: (n) => `${n} 人`,

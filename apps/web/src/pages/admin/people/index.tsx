@@ -298,6 +298,8 @@ export default function AdminPeoplePage() {
   const tree = useMemo(() => childrenOf(departments ?? []), [departments]);
   const flat = useMemo(() => flatten(tree), [tree]);
   const current = departments?.find((d) => d.id === selected) ?? null;
+  // The server's scope rule: an admin whose reach includes the top of the tree is company-wide (only they set the company total).
+  const companyWide = Boolean(departments?.length) && (tree.get(null) ?? []).every((d) => d.inScope);
 
   const loadDepartments = useCallback(async () => {
     try {
@@ -456,7 +458,7 @@ export default function AdminPeoplePage() {
         </section>
 
         <section className="mw-admin-card mw-ppl-people" data-card="people">
-          <h3>{current ? current.name : m.pplAllPeople}</h3>
+          <h3>{current ? current.name : companyWide ? m.pplAllPeople : m.pplAllScoped}</h3>
           <input type="search" name="q" className="mw-admin-input mw-ppl-wide mw-ppl-search" value={q} onChange={(e) => setQ(e.target.value)} placeholder={m.pplSearch} aria-label={m.pplSearch} />
           <div className="mw-admin-actions">
             <button type="button" className="mw-admin-btn is-primary" onClick={() => setEditing('new')}>{m.pplAddUser}</button>
@@ -491,13 +493,13 @@ export default function AdminPeoplePage() {
             <h3>{m.pplQuotaTitle}</h3>
             <UsageBar used={quota.usedBytes} quota={quota.companyQuotaBytes ?? quota.allocatedBytes}
               label={m.pplCompanyUsage(formatFileSize(quota.usedBytes), formatFileSize(quota.allocatedBytes), quota.companyQuotaBytes === null ? null : formatFileSize(quota.companyQuotaBytes))} />
-            <form className="mw-ppl-quota-form" onSubmit={(e) => void saveCompanyQuota(e)}>
+            {companyWide && <form className="mw-ppl-quota-form" onSubmit={(e) => void saveCompanyQuota(e)}>
               <label htmlFor="company-quota">{m.pplCompanyQuota}</label>
               <div className="mw-admin-form mw-ppl-nopad">
                 <input id="company-quota" name="companyQuota" inputMode="decimal" className="mw-admin-input" value={companyGb} onChange={(e) => setCompanyGb(e.target.value)} />
                 <button type="submit" className="mw-admin-btn">{m.pplSetQuota}</button>
               </div>
-            </form>
+            </form>}
             {quotaError && <div className="mw-ppl-error" role="alert">{quotaError}</div>}
             {quota.nearFull.length > 0 && (
               <div className="mw-ppl-near">
