@@ -115,6 +115,8 @@ const AnnouncementsPage = lazy(() => migrateArea().then((m) => ({ default: m.Ann
 const groupsArea = () => import('./pages/admin/groups/area');
 const AdminAliasesPage = lazy(() => groupsArea().then((m) => ({ default: m.AdminAliasesPage })));
 const AdminGroupsPage = lazy(() => groupsArea().then((m) => ({ default: m.AdminGroupsPage })));
+// People, departments and quotas (issue 17, scope 2): the console page's own chunk.
+const AdminPeoplePage = lazy(() => import('./pages/admin/people/area').then((m) => ({ default: m.AdminPeoplePage })));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -199,6 +201,7 @@ export const router = createHashRouter([
   { path: '/pages/admin/aliases/index', element: lazyPage(AdminAliasesPage) },
   { path: '/pages/admin/groups/index', element: lazyPage(AdminGroupsPage) },
   { path: '/pages/modules/announcements/index', element: lazyPage(AnnouncementsPage) },
+  { path: '/pages/admin/people/index', element: lazyPage(AdminPeoplePage) },
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
   { path: '/pages/admin/index/index', element: lazyPage(AdminHomePage) },
   { path: '/pages/admin/domains/index', element: lazyPage(AdminDomainsPage) },

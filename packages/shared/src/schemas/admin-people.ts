@@ -105,3 +105,4 @@ export type SendPolicy = (typeof SEND_POLICIES)[number];
 export type AdminDepartment = z.infer<typeof AdminDepartment>;
 export type AdminDepartmentList = z.infer<typeof AdminDepartmentList>;
 export type PeopleList = z.infer<typeof PeopleList>;
+export type QuotaSummary = z.infer<typeof QuotaSummary>;
