@@ -1,5 +1,6 @@
 import type {
   WestCaptcha, WestChallenge, WestCodeSent, WestCompany, WestLedgerEntry, WestMe, WestOrder, WestPayment, WestPlan, WestQuote, WestSession, WestTopupStarted,
+  WestTotpSetup,
 } from '@mailwing/shared';
 import { westSession } from '../state/west-session';
 import { ApiError, request, type Params } from './request';
@@ -53,7 +54,10 @@ export const westApi = {
     post<WestOrder>('/buy', v),
   orders: (page = 1) => get<Paged<WestOrder>>('/orders', { page, size: 20 }),
   companies: () => get<{ list: WestCompany[] }>('/companies'),
+  // The authenticator (second verification): a new secret to scan, then proven on and off with a code.
+  totpBegin: () => post<WestTotpSetup>('/totp-begin'),
+  totpEnable: (code: string) => post<WestMe>('/totp-enable', { code }),
+  totpDisable: (code: string) => post<WestMe>('/totp-disable', { code }),
 };
 
-export const yuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
 export { get as westGet, post as westPost };

@@ -8,7 +8,7 @@ import { domainsOf } from '../admin/domain.repository.js';
 import { westCustomer } from '../west-account/west-guard.js';
 import { cancellationStatus, leftoverBalance, requestCancellation, undoCancellation } from './cancel.service.js';
 import { companyOverview } from './company-life.repository.js';
-import { exportsOfCustomer, requestExport } from './export.service.js';
+import { ensureExport, exportsOfCustomer, requestExport } from './export.service.js';
 
 const west = { public: true, west: true } as const;
 const secs = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
@@ -38,7 +38,10 @@ export function companyLifeWestRoutes(app: App, db: Db, mailHost: string, now: (
   app.get('/h5/west/cancel-status', { config: west, schema: { tags, response: { 200: envelope(WestCancelState) } } }, async (req) => cancelState(westCustomer(req).customerId));
   app.post('/h5/west/cancel', { config: west, schema: { tags, response: { 200: envelope(WestCancelState) } } }, async (req) => {
     const me = westCustomer(req);
-    await db.transaction().execute((trx) => requestCancellation(trx, me.customerId, now()));
+    await db.transaction().execute(async (trx) => {
+      await requestCancellation(trx, me.customerId, now());
+      await ensureExport(trx, me.customerId, now());
+    });
     return cancelState(me.customerId);
   });
   app.post('/h5/west/cancel-undo', { config: west, schema: { tags, response: { 200: envelope(WestCancelState) } } }, async (req) => {

@@ -29,4 +29,8 @@ export function useWestSession(): boolean {
   return has;
 }
 
-export const yuanText = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
+/** Money as ¥300.00; a debit puts its sign before the currency (-¥300.00), never "¥-300.00". */
+export const yuanText = (fen: number) => `${fen < 0 ? '-' : ''}¥${(Math.abs(fen) / 100).toFixed(2)}`;
+
+/** A ledger amount: always signed, so a credit (+¥500.00) and a debit (-¥300.00) read alike in zh and en. */
+export const signedYuanText = (fen: number) => `${fen > 0 ? '+' : ''}${yuanText(fen)}`;

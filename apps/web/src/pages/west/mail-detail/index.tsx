@@ -41,7 +41,7 @@ export default function WestMailDetailPage() {
     if (!c || !plan) return;
     try {
       const quote = what === 'renew' ? await westLifeApi.quote(plan.id, c.seats, 1) : await westLifeApi.seatsQuote(c.id, 5);
-      const yes = await Dialog.confirm({ content: fill(m.lifePrice, { price: yuanText(quote.priceCents) }) });
+      const yes = await Dialog.confirm({ content: fill(m.lifePrice, { price: yuanText(quote.priceCents) }), confirmText: m.lifePay, cancelText: m.cancel });
       if (!yes) return;
       if (what === 'renew') await westLifeApi.renew(c.id, 1, quote.priceCents);
       else await westLifeApi.addSeats(c.id, 5, quote.priceCents);
@@ -55,7 +55,7 @@ export default function WestMailDetailPage() {
   const lang = useLanguage();
   const planName = plan ? (lang === 'en' ? plan.nameEn : plan.nameZh) : c?.plan;
   return (
-    <Page title={m.lifeDetailTitle}>
+    <Page title={m.lifeDetailTitle} back="/pages/west/user/index">
       <div className="mw-west">
         {c && (
           <>

@@ -55,12 +55,12 @@ export default function WestRemoveAccountPage() {
     }
   };
   const cancel = async () => {
-    if (await Dialog.confirm({ content: m.lifeCancelConfirm })) await act(() => westLifeApi.cancel());
+    if (await Dialog.confirm({ content: `${m.lifeCancelConfirm} ${m.lifeCancelExportHint}`, confirmText: m.lifeCancel, cancelText: m.lifeKeep })) await act(() => westLifeApi.cancel());
   };
   const latest = exports[0];
   const pending = state?.cancellation?.state === 'pending';
   return (
-    <Page title={m.lifeRemoveTitle}>
+    <Page title={m.lifeRemoveTitle} back="/pages/west/user/index">
       <div className="mw-west">
         <div className="mw-west-section">{m.lifeStep1}</div>
         <div className="mw-west-item sub">{m.lifeStep1Hint}</div>

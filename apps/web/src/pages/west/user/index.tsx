@@ -6,8 +6,9 @@ import { westApi } from '../../../api/west';
 import { fill, useWestT, type WestMessages } from '../../../i18n/west';
 import { westSession } from '../../../state/west-session';
 import { Page } from '../../../ui/page';
-import { toastError, useWestSession, yuanText } from '../west-ui';
+import { signedYuanText, toastError, useWestSession, yuanText } from '../west-ui';
 import { ProfileForm } from './profile-form';
+import { TotpSection } from './totp-section';
 
 const day = (s: number) => new Date(s * 1000).toLocaleDateString();
 
@@ -93,12 +94,17 @@ export default function WestUserPage() {
               <div>{m[`westKind_${e.kind}` as keyof WestMessages] as string}</div>
               <div className="sub">{day(e.time)} · {m.westBalance} {yuanText(e.balanceAfter)}</div>
             </div>
-            <div>{e.amountCents > 0 ? '+' : ''}{yuanText(e.amountCents)}</div>
+            <div className={e.amountCents < 0 ? 'mw-west-debit' : 'mw-west-credit'} data-testid="west-ledger-amount">{signedYuanText(e.amountCents)}</div>
           </div>
         ))}
 
         <div className="mw-west-section">{m.westProfile}</div>
         {me && <ProfileForm m={m} me={me} onSaved={(x) => { setMe(x); Toast.show({ content: m.westSaved }); }} />}
+
+        <div className="mw-west-section">{m.westSecurity}</div>
+        {me && <TotpSection m={m} me={me} onChanged={setMe} />}
+
+        <Link className="mw-west-danger-link" to="/pages/west/remove-account/index">{m.westCancelAccount}</Link>
       </div>
     </Page>
   );
