@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
 import { simpleParser } from 'mailparser';
+import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { BASE_URL } from '../env';
 import { enWest } from '../../apps/web/src/i18n/en-west';
@@ -153,6 +154,22 @@ describe('west storefront', () => {
     expect(amounts).toEqual(expect.arrayContaining(['+¥2000.00', '-¥300.00', `-¥${seatsPrice.toFixed(2)}`]));
     expect(amounts.filter((a) => a.includes('¥-'))).toEqual([]);
 
+    // Second verification with an authenticator: the personal centre shows the QR, the key and the
+    // otpauth link; a code from the key turns it on, and a later one (the next step) turns it off.
+    await page.getByRole('button', { name: /Set up an authenticator|设置身份验证器/ }).click();
+    await page.getByTestId('west-totp-qr').waitFor();
+    const secret = (await page.getByTestId('west-totp-secret').textContent())!.replace(/\s/g, '');
+    expect(new URL((await page.getByTestId('west-totp-uri').textContent())!).searchParams.get('secret')).toBe(secret);
+    await screenshot(page, 'west-totp-setup');
+    const totp = (ms = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() + ms });
+    await page.locator('input[name=totp-code]').fill(totp());
+    await page.getByTestId('west-totp-enable').click();
+    await expect.poll(() => page.getByTestId('west-totp-state').textContent()).toMatch(/Authenticator app: on|已开启/);
+    await page.getByRole('button', { name: /^(Turn off|关闭)$/ }).click();
+    await page.locator('input[name=totp-code]').fill(totp(30_000));
+    await page.locator('[data-testid=west-totp] .adm-button-danger').click();
+    await expect.poll(() => page.getByTestId('west-totp-state').textContent()).toMatch(/sent by mail|邮件发送/);
+
     // Cancel: reached from the personal centre; the balance left is shown, and cancelling starts the export.
     await page.getByRole('link', { name: /Cancel account|注销账号/ }).click();
     await page.waitForURL(/#\/pages\/west\/remove-account\/index/);
@@ -213,8 +230,16 @@ describe('west storefront', () => {
           .map((el) => ({ text: (el.textContent ?? '').trim(), h: el.getBoundingClientRect().height }))
           .filter((b) => b.h > 0 && b.h < 44));
         expect(small, `${lang} ${r}`).toEqual([]);
+        // No loading toast over the picture.
+        await expect.poll(() => page.locator('.adm-toast-mask').count(), { timeout: 10_000 }).toBe(0);
         await page.waitForTimeout(300);
         await screenshot(page, `west-${lang}-${r.split('?')[0]!.replace('/', '-')}`);
+        // The body scrolls itself, so a full-page picture stops at the fold: take the end of long pages too.
+        if (await page.locator('.mw-body').evaluate((el) => el.scrollHeight > el.clientHeight + 10)) {
+          await page.locator('.mw-body').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+          await page.waitForTimeout(200);
+          await screenshot(page, `west-${lang}-${r.split('?')[0]!.replace('/', '-')}-end`);
+        }
       }
     }
   });

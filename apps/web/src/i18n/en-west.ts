@@ -109,6 +109,7 @@ export const enWest = {
   westTotpOffProve: 'To turn it off, enter a current code from the app',
   westTotpTurnedOff: 'The authenticator is off',
   westCancelAccount: 'Cancel account',
+  westCaptchaPrompt: 'CAPTCHA: tap to verify',
   westReason: {
     'west.captcha_invalid': 'The CAPTCHA failed or expired. Please try again.',
     'west.code_invalid': 'The code is wrong or has expired.',

@@ -111,6 +111,7 @@ export const zhWest: typeof enWest = {
   westTotpOffProve: '关闭前请输入应用中当前的验证码',
   westTotpTurnedOff: '身份验证器已关闭',
   westCancelAccount: '注销账号',
+  westCaptchaPrompt: '人机验证：点击验证',
   westReason: {
     'west.captcha_invalid': '人机验证失败或已过期，请重试。',
     'west.code_invalid': '验证码错误或已过期。',

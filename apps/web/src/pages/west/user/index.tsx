@@ -3,14 +3,14 @@ import { Button, Toast } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router-dom';
 import type { WestCompany, WestLedgerEntry, WestMe, WestOrder } from '@mailwing/shared';
 import { westApi } from '../../../api/west';
+import { useLanguage } from '../../../i18n';
 import { fill, useWestT, type WestMessages } from '../../../i18n/west';
 import { westSession } from '../../../state/west-session';
 import { Page } from '../../../ui/page';
-import { signedYuanText, toastError, useWestSession, yuanText } from '../west-ui';
+import { dayText, signedYuanText, toastError, useWestSession, yuanText } from '../west-ui';
 import { ProfileForm } from './profile-form';
 import { TotpSection } from './totp-section';
 
-const day = (s: number) => new Date(s * 1000).toLocaleDateString();
 
 function provisionText(o: WestOrder, m: WestMessages): string {
   if (o.kind !== 'buy') return '';
@@ -23,6 +23,8 @@ export default function WestUserPage() {
   const m = useWestT();
   const navigate = useNavigate();
   const has = useWestSession();
+  const language = useLanguage();
+  const day = (s: number) => dayText(s, language);
   const [me, setMe] = useState<WestMe>();
   const [orders, setOrders] = useState<WestOrder[]>([]);
   const [companies, setCompanies] = useState<WestCompany[]>([]);
@@ -65,13 +67,14 @@ export default function WestUserPage() {
         <div className="mw-west-section">{m.westCompanies}</div>
         {companies.length === 0 && <div className="mw-west-item sub">{m.westNothing}</div>}
         {companies.map((c) => (
-          <div className="mw-west-item" key={c.id}>
+          // The whole row opens the mailbox details (a lone "›" was a tiny, underlined target).
+          <Link className="mw-west-item mw-west-row-link" key={c.id} to={`/pages/west/mail-detail/index?id=${c.id}`}>
             <div>
               <div>{c.name} · {c.domain}</div>
               <div className="sub">{fill(m.westSeatsUsed, { used: c.usedSeats, seats: c.seats })}{c.expiresAt ? ` · ${fill(m.westExpires, { date: day(c.expiresAt) })}` : ''}</div>
             </div>
-            <Link className="mw-west-link" to={`/pages/west/mail-detail/index?id=${c.id}`}>›</Link>
-          </div>
+            <span className="mw-west-chevron" aria-hidden>›</span>
+          </Link>
         ))}
 
         <div className="mw-west-section">{m.westOrders}</div>
@@ -80,7 +83,7 @@ export default function WestUserPage() {
           <div className="mw-west-item" key={o.id} data-testid="west-order">
             <div>
               <div>{m[`westOrder_${o.kind}`]} · {o.domain}</div>
-              <div className="sub">{day(o.time)} · {provisionText(o, m)}</div>
+              <div className="sub">{[day(o.time), provisionText(o, m)].filter(Boolean).join(' · ')}</div>
             </div>
             <div>{yuanText(o.priceCents)}</div>
           </div>
