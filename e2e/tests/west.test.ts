@@ -142,6 +142,12 @@ describe('west storefront', () => {
     expect(seatsPrice).toBeLessThanOrEqual(605);
     await confirmDialog(page, /¥\d+\.\d\d/);
     await expect.poll(() => page.getByTestId('life-seats').textContent(), { timeout: 30_000 }).toBe('1 / 10');
+    // The DNS records to publish: MX and DKIM, and SPF and DMARC as the domain checker suggests them.
+    const records = await page.locator('.mw-life-record').evaluateAll((els) => els.map((el) => `${el.firstElementChild?.textContent} = ${el.querySelector('code')?.textContent}`));
+    expect(records).toEqual([
+      expect.stringMatching(/^MX shop\.test = 10 \S+\.$/), expect.stringMatching(/^TXT \w+\._domainkey\.shop\.test = v=DKIM1; k=rsa; p=/),
+      expect.stringMatching(/^TXT shop\.test = v=spf1 /), expect.stringMatching(/^TXT _dmarc\.shop\.test = v=DMARC1; p=quarantine/),
+    ]);
     await screenshot(page, 'west-mail-detail-renewed');
 
     // The ledger signs every amount before the currency: a debit reads -¥300.00, never ¥-300.00.
@@ -160,6 +166,7 @@ describe('west storefront', () => {
     await page.getByTestId('west-totp-qr').waitFor();
     const secret = (await page.getByTestId('west-totp-secret').textContent())!.replace(/\s/g, '');
     expect(new URL((await page.getByTestId('west-totp-uri').textContent())!).searchParams.get('secret')).toBe(secret);
+    await page.getByTestId('west-totp-uri').scrollIntoViewIfNeeded();
     await screenshot(page, 'west-totp-setup');
     const totp = (ms = 0) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() + ms });
     await page.locator('input[name=totp-code]').fill(totp());
