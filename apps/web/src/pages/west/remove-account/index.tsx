@@ -31,9 +31,9 @@ export default function WestRemoveAccountPage() {
   const [exports, setExports] = useState<WestExport[]>([]);
   const [state, setState] = useState<WestCancelState>();
 
-  const load = async () => {
+  const load = async (quiet = false) => {
     try {
-      const [e, s] = await Promise.all([westLifeApi.exports(), westLifeApi.cancelStatus()]);
+      const [e, s] = await Promise.all([westLifeApi.exports(quiet), westLifeApi.cancelStatus(quiet)]);
       setExports(e.list);
       setState(s);
     } catch (err) {
@@ -44,7 +44,7 @@ export default function WestRemoveAccountPage() {
   // The archive is built in the background: look again while one is pending.
   useEffect(() => {
     if (!exports.some((e) => e.state === 'pending')) return;
-    const t = setInterval(() => void load(), 3000);
+    const t = setInterval(() => void load(true), 3000);
     return () => clearInterval(t);
   }, [exports]);
 

@@ -32,19 +32,23 @@ export default function WestUserPage() {
 
   useEffect(() => {
     if (!has) return;
-    const load = async () => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async (quiet: boolean) => {
       try {
-        const [a, b, c, d] = await Promise.all([westApi.me(), westApi.orders(), westApi.companies(), westApi.ledger()]);
+        const [a, b, c, d] = await Promise.all([westApi.me(quiet), westApi.orders(1, quiet), westApi.companies(quiet), westApi.ledger(1, quiet)]);
+        if (!live) return;
         setMe(a); setOrders(b.list); setCompanies(c.list); setLedger(d.list);
+        // Provisioning finishes in the background: look again (quietly) while an order is being set up.
+        // Decided on the answer just read: the old interval read a stale list and polled on for ever.
+        if (b.list.some((o) => o.provision === 'pending')) timer = setTimeout(() => void load(true), 5000);
       } catch (err) {
-        toastError(err, m);
+        if (live) toastError(err, m);
       }
     };
-    void load();
-    // Provisioning finishes in the background: look again while an order is being set up.
-    const t = setInterval(() => { if (orders.some((o) => o.provision === 'pending')) void load(); }, 5000);
-    return () => clearInterval(t);
-  }, [has, orders.length]);
+    void load(false);
+    return () => { live = false; clearTimeout(timer); };
+  }, [has]);
 
   const logout = async () => {
     await westApi.logout().catch(() => undefined);
