@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/features/account/password.js';
 import { cancellationStatus, leftoverBalance, requestCancellation, undoCancellation } from '../src/features/company-life/cancel.service.js';
-import { requestExport } from '../src/features/company-life/export.service.js';
+import { ensureExport, exportsOfCustomer, requestExport } from '../src/features/company-life/export.service.js';
 import { enqueueProvision } from '../src/features/company-life/provision.service.js';
 import { startTestServer, type TestServer } from './harness.js';
 import { addCustomer, lifeNode } from './company-life-helpers.js';
@@ -103,5 +103,26 @@ describe('cancellation', () => {
     expect(await leftoverBalance(db(), a)).toEqual({ balanceCents: 12_345 });
     expect((await db().selectFrom('customers').select('status').where('id', '=', a).executeTakeFirstOrThrow()).status).toBe('closed');
     expect((await db().selectFrom('customers').select('status').where('id', '=', b).executeTakeFirstOrThrow()).status).toBe('active');
+  });
+
+  it('cancelling starts with an export: one is asked for unless one is being built or can still be downloaded', async () => {
+    const c = await addCustomer(db(), 'c@outside.test');
+    let now = Date.now();
+    const node = lifeNode(s.rt.services, () => new Date(now));
+    const states = async () => (await exportsOfCustomer(db(), c, new Date(now))).map((e) => e.state);
+    await db().transaction().execute((trx) => ensureExport(trx, c, new Date(now)));
+    expect(await states()).toEqual(['pending']);
+    // Being built: not a second one.
+    await db().transaction().execute((trx) => ensureExport(trx, c, new Date(now)));
+    expect(await states()).toEqual(['pending']);
+    await node.tick();
+    expect(await states()).toEqual(['done']);
+    // Built and its link still good: nothing new.
+    await db().transaction().execute((trx) => ensureExport(trx, c, new Date(now)));
+    expect(await states()).toEqual(['done']);
+    // The link ran out (7 days): a fresh export is asked for.
+    now += 8 * DAY;
+    await db().transaction().execute((trx) => ensureExport(trx, c, new Date(now)));
+    expect(await states()).toEqual(['pending', 'expired']);
   });
 });

@@ -118,6 +118,35 @@ describe('login', () => {
     const r = await s.post<WestSession>('/h5/west/login-verify', { ticket: c.data.ticket, code: totpCode(begin.data.secret, Date.now() + 30_000) });
     expect(r.code).toBe(200);
   });
+
+  it('the personal centre sets the authenticator up from its otpauth URI, and turns it off only with a current code', async () => {
+    const secret = (await db().selectFrom('customers' as never).select('totp_secret' as never).where('email' as never, '=', 'alice@demo.test' as never)
+      .executeTakeFirstOrThrow() as { totp_secret: string }).totp_secret;
+    // Each step is spent once: the previous test used the one 30 s ahead, so this one works further on.
+    const at = (ms: number) => { later(ms); return totpCode(secret, Date.now() + ms); };
+    const c = await s.post<WestChallenge>('/h5/west/login', { email: 'alice@demo.test', password: 'store-pass-1' });
+    const token = (await s.post<WestSession>('/h5/west/login-verify', { ticket: c.data.ticket, code: at(60_000) })).data.token;
+    expect((await s.get<WestMe>('/h5/west/me', {}, token)).data.totp).toBe(true);
+
+    // A new setup (begin) carries the secret in the Key Uri Format an authenticator scans; it replaces nothing until enabled.
+    const begin = await s.post<{ secret: string; uri: string }>('/h5/west/totp-begin', {}, token);
+    const uri = new URL(begin.data.uri);
+    expect(uri.protocol).toBe('otpauth:');
+    expect(uri.searchParams.get('secret')).toBe(begin.data.secret);
+    expect(uri.searchParams.get('issuer')).toBe('Mailwing');
+    expect(decodeURIComponent(uri.pathname)).toContain('alice@demo.test');
+
+    // Off needs a code of the authenticator in use: a wrong one, or the pending secret's, is refused.
+    expect(await s.post('/h5/west/totp-disable', { code: totpCode(secret, Date.now() - 3_600_000) }, token)).toMatchObject({ code: 422, reason: 'west.code_invalid' });
+    expect((await s.post('/h5/west/totp-disable', { code: totpCode(begin.data.secret, Date.now() + 90_000) }, token)).code).toBe(422);
+    // The step already spent at login cannot be replayed either.
+    expect((await s.post('/h5/west/totp-disable', { code: totpCode(secret, Date.now() + 60_000) }, token)).code).toBe(422);
+    const off = await s.post<WestMe>('/h5/west/totp-disable', { code: at(90_000) }, token);
+    expect(off.code).toBe(200);
+    expect(off.data.totp).toBe(false);
+    await forgetResend('alice@demo.test');
+    expect((await s.post<WestChallenge>('/h5/west/login', { email: 'alice@demo.test', password: 'store-pass-1' })).data.way).toBe('email');
+  });
 });
 
 describe('profile', () => {

@@ -9,9 +9,9 @@ export const westLifeApi = {
   seatsQuote: (companyId: string, seats: number) => westGet<WestQuote>('/seats-quote', { companyId, seats }),
   renew: (companyId: string, years: number, priceCents: number) => westPost<WestOrder>('/renew', { companyId, years, priceCents }),
   addSeats: (companyId: string, seats: number, priceCents: number) => westPost<WestOrder>('/add-seats', { companyId, seats, priceCents }),
-  exports: () => westGet<{ list: WestExport[] }>('/exports'),
+  exports: (quiet = false) => westGet<{ list: WestExport[] }>('/exports', undefined, quiet),
   requestExport: () => westPost<{ list: WestExport[] }>('/export'),
-  cancelStatus: () => westGet<WestCancelState>('/cancel-status'),
+  cancelStatus: (quiet = false) => westGet<WestCancelState>('/cancel-status', undefined, quiet),
   cancel: () => westPost<WestCancelState>('/cancel'),
   undo: () => westPost<WestCancelState>('/cancel-undo'),
 };

@@ -1,5 +1,6 @@
 import type {
   WestCaptcha, WestChallenge, WestCodeSent, WestCompany, WestLedgerEntry, WestMe, WestOrder, WestPayment, WestPlan, WestQuote, WestSession, WestTopupStarted,
+  WestTotpSetup,
 } from '@mailwing/shared';
 import { westSession } from '../state/west-session';
 import { ApiError, request, type Params } from './request';
@@ -18,7 +19,8 @@ async function call<T>(path: string, method: 'GET' | 'POST', data?: Params, load
     throw err;
   }
 }
-const get = <T>(path: string, data?: Params) => call<T>(path, 'GET', data);
+// `quiet` reads are a page polling for background work: no loading mask flashing over it every few seconds.
+const get = <T>(path: string, data?: Params, quiet = false) => call<T>(path, 'GET', data, !quiet);
 const post = <T>(path: string, data?: Params) => call<T>(path, 'POST', data);
 
 interface Paged<T> { list: T[]; total: number; page: number; size: number }
@@ -39,9 +41,9 @@ export const westApi = {
   resend: (ticket: string) => post<WestCodeSent>('/login-resend', { ticket }),
   verify: (ticket: string, code: string) => post<WestSession>('/login-verify', { ticket, code }),
   logout: () => post<unknown>('/logout'),
-  me: () => get<WestMe>('/me'),
+  me: (quiet = false) => get<WestMe>('/me', undefined, quiet),
   saveProfile: (p: { nameKind: 'zh' | 'en'; firstName: string; lastName: string; city: string; zip: string }) => post<WestMe>('/profile', p),
-  ledger: (page = 1) => get<Paged<WestLedgerEntry>>('/ledger', { page, size: 20 }),
+  ledger: (page = 1, quiet = false) => get<Paged<WestLedgerEntry>>('/ledger', { page, size: 20 }, quiet),
   payments: (page = 1) => get<Paged<WestPayment>>('/payments', { page, size: 20 }),
   providers: () => get<{ providers: ('sandbox' | 'alipay')[] }>('/providers'),
   topup: (provider: string, amountCents: number) => post<WestTopupStarted>('/topup', { provider, amountCents }),
@@ -51,9 +53,12 @@ export const westApi = {
   quote: (planId: string, seats: number, years: number) => call<WestQuote>('/quote', 'POST', { planId, seats, years }, false),
   buy: (v: { planId: string; seats: number; years: number; domain: string; companyName: string; adminUser: string; adminPassword: string; priceCents: number }) =>
     post<WestOrder>('/buy', v),
-  orders: (page = 1) => get<Paged<WestOrder>>('/orders', { page, size: 20 }),
-  companies: () => get<{ list: WestCompany[] }>('/companies'),
+  orders: (page = 1, quiet = false) => get<Paged<WestOrder>>('/orders', { page, size: 20 }, quiet),
+  companies: (quiet = false) => get<{ list: WestCompany[] }>('/companies', undefined, quiet),
+  // The authenticator (second verification): a new secret to scan, then proven on and off with a code.
+  totpBegin: () => post<WestTotpSetup>('/totp-begin'),
+  totpEnable: (code: string) => post<WestMe>('/totp-enable', { code }),
+  totpDisable: (code: string) => post<WestMe>('/totp-disable', { code }),
 };
 
-export const yuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
 export { get as westGet, post as westPost };

@@ -32,6 +32,9 @@ export const enWestLife = {
   lifePurged: 'The account has been deleted',
   lifeBalance: 'Balance left',
   lifeBalanceHint: 'A balance left over is not kept silently: contact the store to have it refunded.',
+  lifePay: 'Pay',
+  lifeKeep: 'Keep my account',
+  lifeCancelExportHint: 'An export of your data is built first; its link appears in step 1.',
   lifeReason: {
     'cancel.not_pending': 'There is no cancellation to undo.',
     'cancel.too_late': 'Deletion has already started.',

@@ -34,6 +34,9 @@ export const zhWestLife: typeof enWestLife = {
   lifePurged: '账号已删除',
   lifeBalance: '剩余余额',
   lifeBalanceHint: '剩余余额不会被默默保留：请联系商家办理退款。',
+  lifePay: '支付',
+  lifeKeep: '暂不注销',
+  lifeCancelExportHint: '注销前会先生成数据导出，下载链接显示在第 1 步。',
   lifeReason: {
     'cancel.not_pending': '没有可撤销的注销申请。',
     'cancel.too_late': '删除已开始，无法撤销。',

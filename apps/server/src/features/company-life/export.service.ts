@@ -53,6 +53,16 @@ export async function requestExport(db: Db, customerId: number, now: Date = new 
   return { exportId: await repo.insertExport(db, customerId, jobId), jobId };
 }
 
+/**
+ * Cancelling starts with an export (issue 19 §7: "a data export first"): unless one is being built
+ * or a built one can still be downloaded, a new one is asked for in the caller's transaction.
+ */
+export async function ensureExport(db: Db, customerId: number, now: Date = new Date()): Promise<void> {
+  const usable = (await repo.exportsOf(db, customerId)).some((e) => e.state === 'pending'
+    || (e.state === 'done' && e.blob_hash !== null && e.link_expires_at !== null && e.link_expires_at.getTime() > now.getTime()));
+  if (!usable) await requestExport(db, customerId, now);
+}
+
 /** A customer's exports, newest first, with signed links for the ones that can be downloaded. */
 export async function exportsOfCustomer(db: Db, customerId: number, now: Date = new Date()): Promise<ExportView[]> {
   const key = await linkKey(db);

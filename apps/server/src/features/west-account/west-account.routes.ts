@@ -34,6 +34,8 @@ export function westAccountRoutes(app: App, accounts: WestAccountService, captch
     ok(await accounts.totpBegin(westCustomer(req))));
   app.post('/h5/west/totp-enable', { config: west, schema: { tags, body: CodeInput, response: { 200: envelope(WestMe) } } }, async (req) =>
     ok(await accounts.totpEnable(westCustomer(req), req.body.code)));
+  app.post('/h5/west/totp-disable', { config: west, schema: { tags, body: CodeInput, response: { 200: envelope(WestMe) } } }, async (req) =>
+    ok(await accounts.totpDisable(westCustomer(req), req.body.code)));
   app.post('/h5/west/logout', { config: west, schema: { tags, response: { 200: envelope(Empty) } } }, async (req) => {
     await accounts.logout(westCustomer(req));
     return ok({});

@@ -189,4 +189,19 @@ export class WestAccountService {
     await repo.updateCustomer(this.db, me.customerId, { totp_secret: c.totp_pending, totp_pending: null, totp_last_step: step });
     return this.me(me);
   }
+
+  /**
+   * Turns the authenticator off; logging in then asks for a mailed code again. Proven with a
+   * current code of the authenticator (a stolen session alone cannot weaken the login), and the
+   * step is spent as at login, so a code seen over a shoulder cannot be replayed.
+   */
+  async totpDisable(me: WestCaller, code: string): Promise<WestMe> {
+    const attempt = await this.failures.reserve([{ key: `west-totp-off:acct:${me.customerId}`, max: 5 }]);
+    const c = await repo.findCustomer(this.db, me.customerId);
+    const step = c?.totp_secret ? totpStep(c.totp_secret, code, this.d.now().getTime()) : null;
+    if (!c?.totp_secret || step === null || !await repo.takeTotpStep(this.db, c.id, step)) throw codeWrong();
+    await attempt.succeeded();
+    await repo.updateCustomer(this.db, me.customerId, { totp_secret: null, totp_pending: null });
+    return this.me(me);
+  }
 }

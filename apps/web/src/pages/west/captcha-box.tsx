@@ -20,7 +20,7 @@ export function CaptchaBox({ m, value, onChange }: { m: WestMessages; value: str
   return (
     <button type="button" className="mw-west-captcha" onClick={() => void start()} data-testid="west-captcha">
       <input type="checkbox" readOnly checked={Boolean(value)} tabIndex={-1} />
-      <span>{value ? m.westCaptchaDone : busy ? m.westCaptchaSolving : `${m.westCaptcha}: ${m.westCaptchaStart}`}</span>
+      <span>{value ? m.westCaptchaDone : busy ? m.westCaptchaSolving : m.westCaptchaPrompt}</span>
     </button>
   );
 }

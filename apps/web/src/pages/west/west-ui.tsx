@@ -29,4 +29,15 @@ export function useWestSession(): boolean {
   return has;
 }
 
-export const yuanText = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
+/** Money as ¥300.00; a debit puts its sign before the currency (-¥300.00), never "¥-300.00". */
+/**
+ * A date in the app's language, not the browser's (a zh page showed 11/24/2026): 2026年11月24日 or
+ * Nov 24, 2026, which no reader mistakes for day/month.
+ */
+export const dayText = (unixSeconds: number, language: string) =>
+  new Date(unixSeconds * 1000).toLocaleDateString(language === 'zh' ? 'zh-CN' : 'en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
+export const yuanText = (fen: number) => `${fen < 0 ? '-' : ''}¥${(Math.abs(fen) / 100).toFixed(2)}`;
+
+/** A ledger amount: always signed, so a credit (+¥500.00) and a debit (-¥300.00) read alike in zh and en. */
+export const signedYuanText = (fen: number) => `${fen > 0 ? '+' : ''}${yuanText(fen)}`;

@@ -8,9 +8,8 @@ import { useLanguage } from '../../../i18n';
 import { fill } from '../../../i18n/west';
 import { useLifeT, type LifeMessages } from '../../../i18n/west-life';
 import { Page } from '../../../ui/page';
-import { toastError, useWestSession, yuanText } from '../west-ui';
+import { dayText, toastError, useWestSession, yuanText } from '../west-ui';
 
-const day = (s: number) => new Date(s * 1000).toLocaleDateString();
 
 function lifeError(err: unknown, m: LifeMessages): void {
   if (err instanceof ApiError && err.reason && m.lifeReason[err.reason]) Toast.show({ content: m.lifeReason[err.reason] });
@@ -21,6 +20,8 @@ function lifeError(err: unknown, m: LifeMessages): void {
 export default function WestMailDetailPage() {
   const m = useLifeT();
   const has = useWestSession();
+  const lang = useLanguage();
+  const day = (s: number) => dayText(s, lang);
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const [c, setC] = useState<WestCompanyDetail>();
@@ -41,7 +42,7 @@ export default function WestMailDetailPage() {
     if (!c || !plan) return;
     try {
       const quote = what === 'renew' ? await westLifeApi.quote(plan.id, c.seats, 1) : await westLifeApi.seatsQuote(c.id, 5);
-      const yes = await Dialog.confirm({ content: fill(m.lifePrice, { price: yuanText(quote.priceCents) }) });
+      const yes = await Dialog.confirm({ content: fill(m.lifePrice, { price: yuanText(quote.priceCents) }), confirmText: m.lifePay, cancelText: m.cancel });
       if (!yes) return;
       if (what === 'renew') await westLifeApi.renew(c.id, 1, quote.priceCents);
       else await westLifeApi.addSeats(c.id, 5, quote.priceCents);
@@ -52,14 +53,13 @@ export default function WestMailDetailPage() {
     }
   };
 
-  const lang = useLanguage();
   const planName = plan ? (lang === 'en' ? plan.nameEn : plan.nameZh) : c?.plan;
   return (
-    <Page title={m.lifeDetailTitle}>
+    <Page title={m.lifeDetailTitle} back="/pages/west/user/index">
       <div className="mw-west">
         {c && (
           <>
-            <div className="mw-west-section">{c.name}</div>
+            <div className="mw-west-section">{[c.name, c.domains[0]?.domain].filter(Boolean).join(' · ')}</div>
             <div className="mw-west-item"><div className="sub">{m.lifePlan}</div><div>{planName}</div></div>
             <div className="mw-west-item"><div className="sub">{m.lifeSeats}</div><div data-testid="life-seats">{c.usedSeats} / {c.seats}</div></div>
             <div className="mw-west-item"><div className="sub">{m.lifeExpiry}</div><div data-testid="life-expiry">{c.expiresAt ? day(c.expiresAt) : '—'}</div></div>

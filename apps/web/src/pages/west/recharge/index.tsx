@@ -18,10 +18,13 @@ export default function WestRechargePage() {
   const [amount, setAmount] = useState('100');
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState<{ no: string; cents: number }>();
+  const [balance, setBalance] = useState<number>();
 
   useEffect(() => {
     if (!has) return;
     void westApi.providers().then((p) => { setProviders(p.providers); setProvider(p.providers[0] ?? ''); }).catch((err: unknown) => toastError(err, m));
+    // The balance being topped up, so the customer sees what they have before paying more.
+    void westApi.me(true).then((me) => setBalance(me.balanceCents)).catch(() => undefined);
   }, [has, m]);
   useEffect(() => {
     if (!sandboxNo) return;
@@ -58,6 +61,7 @@ export default function WestRechargePage() {
   return (
     <Page title={m.westRechargeTitle} back="/pages/west/user/index">
       <div className="mw-west">
+        {balance !== undefined && <div className="mw-west-item"><span className="sub">{m.westBalance}</span><span data-testid="west-recharge-balance">{yuanText(balance)}</span></div>}
         {pending ? (
           <Button block color="primary" size="large" onClick={() => void paySandbox()} data-testid="west-sandbox-pay">
             {fill(m.westSandboxPay, { amount: yuanText(pending.cents) })}

@@ -31,7 +31,7 @@ export default function WestRegisterPage() {
   const sendCode = async () => {
     const address = email.trim().toLowerCase();
     if (!isEmail(address)) return setErrors({ email: m.emailInvalid });
-    if (!captcha) return Toast.show({ content: `${m.westCaptcha}: ${m.westCaptchaStart}` });
+    if (!captcha) return Toast.show({ content: m.westCaptchaPrompt });
     try {
       const r = await westApi.registerCode(address, captcha);
       setWait(r.resendIn);

@@ -3,12 +3,12 @@ import { Button, Dialog, Toast } from 'antd-mobile';
 import type { WestCancelState, WestExport } from '@mailwing/shared';
 import { ApiError } from '../../../api/request';
 import { westLifeApi } from '../../../api/west-life';
+import { useLanguage } from '../../../i18n';
 import { fill } from '../../../i18n/west';
 import { useLifeT, type LifeMessages } from '../../../i18n/west-life';
 import { Page } from '../../../ui/page';
-import { toastError, useWestSession, yuanText } from '../west-ui';
+import { dayText, toastError, useWestSession, yuanText } from '../west-ui';
 
-const day = (s: number) => new Date(s * 1000).toLocaleDateString();
 const size = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`);
 
 function lifeError(err: unknown, m: LifeMessages): void {
@@ -16,7 +16,7 @@ function lifeError(err: unknown, m: LifeMessages): void {
   else toastError(err, m);
 }
 
-function exportLine(e: WestExport, m: LifeMessages): string {
+function exportLine(e: WestExport, m: LifeMessages, day: (s: number) => string): string {
   if (e.state === 'done') return fill(m.lifeExportReady, { size: size(e.size), date: e.linkExpiresAt ? day(e.linkExpiresAt) : '' });
   if (e.state === 'pending') return m.lifeExportPending;
   return e.state === 'expired' ? m.lifeExportExpired : m.lifeExportFailed;
@@ -26,12 +26,14 @@ function exportLine(e: WestExport, m: LifeMessages): string {
 export default function WestRemoveAccountPage() {
   const m = useLifeT();
   const has = useWestSession();
+  const language = useLanguage();
+  const day = (s: number) => dayText(s, language);
   const [exports, setExports] = useState<WestExport[]>([]);
   const [state, setState] = useState<WestCancelState>();
 
-  const load = async () => {
+  const load = async (quiet = false) => {
     try {
-      const [e, s] = await Promise.all([westLifeApi.exports(), westLifeApi.cancelStatus()]);
+      const [e, s] = await Promise.all([westLifeApi.exports(quiet), westLifeApi.cancelStatus(quiet)]);
       setExports(e.list);
       setState(s);
     } catch (err) {
@@ -42,7 +44,7 @@ export default function WestRemoveAccountPage() {
   // The archive is built in the background: look again while one is pending.
   useEffect(() => {
     if (!exports.some((e) => e.state === 'pending')) return;
-    const t = setInterval(() => void load(), 3000);
+    const t = setInterval(() => void load(true), 3000);
     return () => clearInterval(t);
   }, [exports]);
 
@@ -55,18 +57,18 @@ export default function WestRemoveAccountPage() {
     }
   };
   const cancel = async () => {
-    if (await Dialog.confirm({ content: m.lifeCancelConfirm })) await act(() => westLifeApi.cancel());
+    if (await Dialog.confirm({ content: `${m.lifeCancelConfirm} ${m.lifeCancelExportHint}`, confirmText: m.lifeCancel, cancelText: m.lifeKeep })) await act(() => westLifeApi.cancel());
   };
   const latest = exports[0];
   const pending = state?.cancellation?.state === 'pending';
   return (
-    <Page title={m.lifeRemoveTitle}>
+    <Page title={m.lifeRemoveTitle} back="/pages/west/user/index">
       <div className="mw-west">
         <div className="mw-west-section">{m.lifeStep1}</div>
         <div className="mw-west-item sub">{m.lifeStep1Hint}</div>
         {latest && (
           <div className="mw-west-item" data-testid="life-export">
-            <div className="sub">{exportLine(latest, m)}</div>
+            <div className="sub">{exportLine(latest, m, day)}</div>
             {latest.link && <a className="mw-west-link mw-life-touch" href={latest.link} download>{m.lifeDownload}</a>}
           </div>
         )}

@@ -3,13 +3,14 @@ import { Button, Toast } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router-dom';
 import type { WestCompany, WestLedgerEntry, WestMe, WestOrder } from '@mailwing/shared';
 import { westApi } from '../../../api/west';
+import { useLanguage } from '../../../i18n';
 import { fill, useWestT, type WestMessages } from '../../../i18n/west';
 import { westSession } from '../../../state/west-session';
 import { Page } from '../../../ui/page';
-import { toastError, useWestSession, yuanText } from '../west-ui';
+import { dayText, signedYuanText, toastError, useWestSession, yuanText } from '../west-ui';
 import { ProfileForm } from './profile-form';
+import { TotpSection } from './totp-section';
 
-const day = (s: number) => new Date(s * 1000).toLocaleDateString();
 
 function provisionText(o: WestOrder, m: WestMessages): string {
   if (o.kind !== 'buy') return '';
@@ -22,6 +23,8 @@ export default function WestUserPage() {
   const m = useWestT();
   const navigate = useNavigate();
   const has = useWestSession();
+  const language = useLanguage();
+  const day = (s: number) => dayText(s, language);
   const [me, setMe] = useState<WestMe>();
   const [orders, setOrders] = useState<WestOrder[]>([]);
   const [companies, setCompanies] = useState<WestCompany[]>([]);
@@ -29,19 +32,23 @@ export default function WestUserPage() {
 
   useEffect(() => {
     if (!has) return;
-    const load = async () => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async (quiet: boolean) => {
       try {
-        const [a, b, c, d] = await Promise.all([westApi.me(), westApi.orders(), westApi.companies(), westApi.ledger()]);
+        const [a, b, c, d] = await Promise.all([westApi.me(quiet), westApi.orders(1, quiet), westApi.companies(quiet), westApi.ledger(1, quiet)]);
+        if (!live) return;
         setMe(a); setOrders(b.list); setCompanies(c.list); setLedger(d.list);
+        // Provisioning finishes in the background: look again (quietly) while an order is being set up.
+        // Decided on the answer just read: the old interval read a stale list and polled on for ever.
+        if (b.list.some((o) => o.provision === 'pending')) timer = setTimeout(() => void load(true), 5000);
       } catch (err) {
-        toastError(err, m);
+        if (live) toastError(err, m);
       }
     };
-    void load();
-    // Provisioning finishes in the background: look again while an order is being set up.
-    const t = setInterval(() => { if (orders.some((o) => o.provision === 'pending')) void load(); }, 5000);
-    return () => clearInterval(t);
-  }, [has, orders.length]);
+    void load(false);
+    return () => { live = false; clearTimeout(timer); };
+  }, [has]);
 
   const logout = async () => {
     await westApi.logout().catch(() => undefined);
@@ -64,13 +71,14 @@ export default function WestUserPage() {
         <div className="mw-west-section">{m.westCompanies}</div>
         {companies.length === 0 && <div className="mw-west-item sub">{m.westNothing}</div>}
         {companies.map((c) => (
-          <div className="mw-west-item" key={c.id}>
+          // The whole row opens the mailbox details (a lone "›" was a tiny, underlined target).
+          <Link className="mw-west-item mw-west-row-link" key={c.id} to={`/pages/west/mail-detail/index?id=${c.id}`}>
             <div>
               <div>{c.name} · {c.domain}</div>
               <div className="sub">{fill(m.westSeatsUsed, { used: c.usedSeats, seats: c.seats })}{c.expiresAt ? ` · ${fill(m.westExpires, { date: day(c.expiresAt) })}` : ''}</div>
             </div>
-            <Link className="mw-west-link" to={`/pages/west/mail-detail/index?id=${c.id}`}>›</Link>
-          </div>
+            <span className="mw-west-chevron" aria-hidden>›</span>
+          </Link>
         ))}
 
         <div className="mw-west-section">{m.westOrders}</div>
@@ -79,7 +87,7 @@ export default function WestUserPage() {
           <div className="mw-west-item" key={o.id} data-testid="west-order">
             <div>
               <div>{m[`westOrder_${o.kind}`]} · {o.domain}</div>
-              <div className="sub">{day(o.time)} · {provisionText(o, m)}</div>
+              <div className="sub">{[day(o.time), provisionText(o, m)].filter(Boolean).join(' · ')}</div>
             </div>
             <div>{yuanText(o.priceCents)}</div>
           </div>
@@ -93,12 +101,17 @@ export default function WestUserPage() {
               <div>{m[`westKind_${e.kind}` as keyof WestMessages] as string}</div>
               <div className="sub">{day(e.time)} · {m.westBalance} {yuanText(e.balanceAfter)}</div>
             </div>
-            <div>{e.amountCents > 0 ? '+' : ''}{yuanText(e.amountCents)}</div>
+            <div className={e.amountCents < 0 ? 'mw-west-debit' : 'mw-west-credit'} data-testid="west-ledger-amount">{signedYuanText(e.amountCents)}</div>
           </div>
         ))}
 
         <div className="mw-west-section">{m.westProfile}</div>
         {me && <ProfileForm m={m} me={me} onSaved={(x) => { setMe(x); Toast.show({ content: m.westSaved }); }} />}
+
+        <div className="mw-west-section">{m.westSecurity}</div>
+        {me && <TotpSection m={m} me={me} onChanged={setMe} />}
+
+        <Link className="mw-west-danger-link" to="/pages/west/remove-account/index">{m.westCancelAccount}</Link>
       </div>
     </Page>
   );
