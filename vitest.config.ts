@@ -15,8 +15,10 @@ export default defineConfig({
           // The DATA memory test collects garbage before each sample (setting V8 flags at
           // run time instead is documented as unsafe, and crashed a fork on Node 24).
           execArgv: ['--expose-gc'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Ceilings, not waits (no test sleeps to them): CI runs two suites side by side on
+          // 2 cores, where booting a runtime with PGlite and 23 migrations can take 30 s.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

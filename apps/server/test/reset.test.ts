@@ -108,7 +108,9 @@ describe('no enumeration through reset-code and verify-reset', () => {
     const realAgain = await sendCode('bob@demo.test');
     const fakeAgain = await sendCode(ghost);
     expect(realAgain.code).toBe(429);
-    expect(fakeAgain).toEqual({ ...realAgain, retryAfter: fakeAgain.retryAfter });
+    // The wait (and the sentence naming it) may differ by the second that passed between the calls.
+    const timeless = (r: typeof realAgain) => ({ ...r, retryAfter: undefined, error: String(r.error).replace(/\d+ seconds/, 'N seconds') });
+    expect(timeless(fakeAgain)).toEqual(timeless(realAgain));
     expect(fakeAgain.retryAfter).toBeGreaterThan(55);
     // Wrong codes: the same 403 four... five times, then the same 429.
     const { code } = await codeFromInbox(s, alice);

@@ -82,23 +82,10 @@ const DiskSharePage = lazy(() => diskArea().then((m) => ({ default: m.DiskShareP
 const notesArea = () => import('./pages/modules/notes/area');
 const NotesPage = lazy(() => notesArea().then((m) => ({ default: m.NotesPage })));
 const NoteEditPage = lazy(() => notesArea().then((m) => ({ default: m.NoteEditPage })));
-// The admin console (issue 17): its pages load as one chunk (pages/admin/area.ts).
-const adminArea = () => import('./pages/admin/area');
-const AdminHomePage = lazy(() => adminArea().then((m) => ({ default: m.AdminHomePage })));
-const AdminDomainsPage = lazy(() => adminArea().then((m) => ({ default: m.AdminDomainsPage })));
-const AdminWelcomePage = lazy(() => adminArea().then((m) => ({ default: m.AdminWelcomePage })));
-const AdminLoginPagePage = lazy(() => adminArea().then((m) => ({ default: m.AdminLoginPagePage })));
-// The west storefront (issue 19): its pages load as one chunk; they use the customer's own session.
-const westArea = () => import('./pages/west/area');
-const WestLoginPage = lazy(() => westArea().then((m) => ({ default: m.WestLoginPage })));
-const WestVerifyPage = lazy(() => westArea().then((m) => ({ default: m.WestVerifyPage })));
-const WestUserPage = lazy(() => westArea().then((m) => ({ default: m.WestUserPage })));
-const WestRechargePage = lazy(() => westArea().then((m) => ({ default: m.WestRechargePage })));
-const WestBuyMailPage = lazy(() => westArea().then((m) => ({ default: m.WestBuyMailPage })));
-const WestAgreePage = lazy(() => westArea().then((m) => ({ default: m.WestAgreePage })));
-const WestRegisterPage = lazy(() => westArea().then((m) => ({ default: m.WestRegisterPage })));
-const WestMailDetailPage = lazy(() => westArea().then((m) => ({ default: m.WestMailDetailPage })));
-const WestRemoveAccountPage = lazy(() => westArea().then((m) => ({ default: m.WestRemoveAccountPage })));
+// The admin console's core pages (issue 17) and their route table load as one chunk.
+const AdminRoutes = lazy(() => import('./pages/admin/area'));
+// The west storefront (issue 19): its pages and their route table load as one chunk.
+const WestRoutes = lazy(() => import('./pages/west/area'));
 // Issue 17: outgoing-mail audit and company lists, one lazy area.
 const auditArea = () => import('./pages/admin/audit-area');
 const AdminAuditPage = lazy(() => auditArea().then((m) => ({ default: m.AdminAuditPage })));
@@ -203,20 +190,9 @@ export const router = createHashRouter([
   { path: '/pages/modules/announcements/index', element: lazyPage(AnnouncementsPage) },
   { path: '/pages/admin/people/index', element: lazyPage(AdminPeoplePage) },
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
-  { path: '/pages/admin/index/index', element: lazyPage(AdminHomePage) },
-  { path: '/pages/admin/domains/index', element: lazyPage(AdminDomainsPage) },
-  { path: '/pages/admin/welcome/index', element: lazyPage(AdminWelcomePage) },
-  { path: '/pages/admin/login-page/index', element: lazyPage(AdminLoginPagePage) },
   { path: '/pages/modules/setting-undo-send/index', element: lazyPage(SettingUndoSendPage) },
-  { path: '/pages/west/login/index', element: lazyPage(WestLoginPage, false) },
-  { path: '/pages/west/login/verify', element: lazyPage(WestVerifyPage, false) },
-  { path: '/pages/west/user/index', element: lazyPage(WestUserPage, false) },
-  { path: '/pages/west/recharge/index', element: lazyPage(WestRechargePage, false) },
-  { path: '/pages/west/buy-mail/index', element: lazyPage(WestBuyMailPage, false) },
-  { path: '/pages/west/agree/index', element: lazyPage(WestAgreePage, false) },
-  { path: '/pages/west/register/index', element: lazyPage(WestRegisterPage, false) },
-  { path: '/pages/west/mail-detail/index', element: lazyPage(WestMailDetailPage, false) },
-  { path: '/pages/west/remove-account/index', element: lazyPage(WestRemoveAccountPage, false) },
+  { path: '/pages/west/*', element: lazyPage(WestRoutes, false) },
+  { path: '/pages/admin/*', element: lazyPage(AdminRoutes) },
   { path: '/pages/admin/audit/index', element: lazyPage(AdminAuditPage) },
   { path: '/pages/admin/lists/index', element: lazyPage(AdminListsPage) },
   { path: '/pages/audit/index', element: lazyPage(AuditListPage) },
