@@ -44,30 +44,30 @@ export class DirectoryService {
   }
 
   async edit(me: AuthContext, input: MemberEditInput): Promise<Member> {
-    if (me.role !== 'admin') throw forbidden('Only company administrators can edit members');
-    if ((await repo.companyInfo(this.db, me.companyId)).is_demo) throw forbidden('Demo accounts cannot add or edit users');
+    if (me.role !== 'admin') throw forbidden('Only company administrators can edit members', 'admin.required');
+    if ((await repo.companyInfo(this.db, me.companyId)).is_demo) throw forbidden('Demo accounts cannot add or edit users', 'admin.demo_read_only');
     const self = await repo.member(this.db, me.companyId, me.userId);
     const root = await repo.rootDepartment(this.db, me.companyId);
     // An admin's reach: their own department and everything below it.
     const scope = new Set(self?.department_id ? await repo.subtree(this.db, me.companyId, self.department_id) : []);
     const dept = Number(input.departmentId);
     if (!(await repo.subtree(this.db, me.companyId, dept)).length) throw notFound('Department');
-    if (!scope.has(dept)) throw forbidden('You can only place members in your own departments');
-    if (input.role === 'admin' && dept === root) throw invalid('departmentId', 'An admin cannot be assigned to the root department');
+    if (!scope.has(dept)) throw forbidden('You can only place members in your own departments', 'admin.out_of_scope');
+    if (input.role === 'admin' && dept === root) throw invalid('departmentId', 'An admin cannot be assigned to the root department', 'admin.scope_root');
 
     if (input.id) {
       const target = await repo.member(this.db, me.companyId, Number(input.id));
       if (!target) throw notFound('Member');
-      if (target.department_id === null || !scope.has(target.department_id)) throw forbidden('You can only edit members of your own departments');
+      if (target.department_id === null || !scope.has(target.department_id)) throw forbidden('You can only edit members of your own departments', 'admin.out_of_scope');
       await repo.updateMember(this.db, me.companyId, target.id, { name: input.name, department_id: dept, job_title: input.jobTitle, phone: input.phone, role: input.role });
       return this.member(me, String(target.id));
     }
-    if (!input.email) throw invalid('email', 'is required');
-    if (!input.password) throw invalid('password', 'is required');
+    if (!input.email) throw invalid('email', 'is required', 'input.missing');
+    if (!input.password) throw invalid('password', 'is required', 'input.missing');
     const domains = await repo.companyDomain(this.db, me.companyId);
     const domain = domains.find((d) => d.name === input.email!.split('@')[1]);
-    if (!domain) throw invalid('email', 'must be on one of the company’s domains');
-    if (await findUserByEmail(this.db, input.email)) throw invalid('email', 'This address is already in use');
+    if (!domain) throw invalid('email', 'must be on one of the company’s domains', 'people.domain_not_hosted');
+    if (await findUserByEmail(this.db, input.email)) throw invalid('email', 'This address is already in use', 'people.email_taken');
     const id = await this.companies.createUser({ companyId: me.companyId, domainId: domain.id },
       { email: input.email, password: input.password, name: input.name, role: input.role, jobTitle: input.jobTitle, departmentId: dept });
     if (input.phone) await repo.updateMember(this.db, me.companyId, id, { name: input.name, department_id: dept, job_title: input.jobTitle, phone: input.phone, role: input.role });

@@ -5,10 +5,10 @@ import type { ReasonCode } from '@mailwing/shared';
 export const enReasons: Record<ReasonCode, string> = {
   'access.forbidden': 'Only the company administrator can do this.',
   'account.not_found': 'This account no longer exists.',
-  'admin.demo_read_only': 'The demo company is read-only.',
+  'admin.demo_read_only': 'Demo accounts cannot add or edit users.',
   'admin.not_admin': 'This user is not an administrator.',
   'admin.out_of_scope': 'This is outside the departments you manage.',
-  'admin.required': 'Only the company administrator can do this.',
+  'admin.required': 'Only company administrators can do this.',
   'admin.scope_root': 'An administrator cannot be placed in the root department.',
   'alias.not_found': 'This alias no longer exists.',
   'announcement.department': 'No such department',

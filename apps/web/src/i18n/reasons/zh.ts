@@ -5,10 +5,10 @@ import type { ReasonCode } from '@mailwing/shared';
 export const zhReasons: Record<ReasonCode, string> = {
   'access.forbidden': '只有企业管理员可以执行此操作。',
   'account.not_found': '该账号不存在。',
-  'admin.demo_read_only': '演示企业为只读，不能修改。',
+  'admin.demo_read_only': '演示账号不能添加或编辑用户。',
   'admin.not_admin': '该用户不是管理员。',
   'admin.out_of_scope': '超出了您管理的部门范围。',
-  'admin.required': '只有企业管理员可以这样做。',
+  'admin.required': '只有企业管理员才能执行此操作。',
   'admin.scope_root': '管理员不能设在根部门。',
   'alias.not_found': '该别名不存在。',
   'announcement.department': '没有这个部门',
