@@ -250,6 +250,12 @@ describe('admin people', () => {
     const dave = await phone(browser);
     try {
       await login(dave.page, `dave@${DOMAIN}`, 'dave-new-pass-2');
+      // A user the console creates gets the company's welcome mail (issue 17, scope 7), in his inbox.
+      const welcome = dave.page.locator('.mw-mail-row', { hasText: 'Welcome to People Co mail' });
+      await expect.poll(async () => {
+        await dave.page.reload();
+        return welcome.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+      }, { timeout: 60_000 }).toBe(true);
       // Dave is an admin scoped to Support (spec §6): the root is out of his reach, and he sees Support's people only.
       await dave.page.goto(`${BASE_URL}/#/pages/admin/people/index`);
       await person(dave.page, `frank@${DOMAIN}`).waitFor();

@@ -27,8 +27,8 @@ export interface CreatedCompany { companyId: number; domainId: number; rootDepar
 /** The domain in its stored form, refused when malformed or already hosted here (the unique index is the last word). */
 export async function checkNewDomain(db: Db, name: string): Promise<string> {
   const domain = name.trim().toLowerCase();
-  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain)) throw invalid('domain', 'is not a valid domain name');
-  if (await accounts.isHostedDomain(db, domain)) throw invalid('domain', 'is already hosted here');
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain)) throw invalid('domain', 'is not a valid domain name', 'domain.invalid');
+  if (await accounts.isHostedDomain(db, domain)) throw invalid('domain', 'is already hosted here', 'domain.hosted');
   return domain;
 }
 

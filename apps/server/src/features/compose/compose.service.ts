@@ -88,7 +88,7 @@ export class ComposeService {
     let sendAt: Date | null = null;
     if (input.sendAt !== undefined) {
       const at = input.sendAt * 1000;
-      if (at < now - PAST_SLACK_MS) throw invalid('sendAt', ComposeMessages.sendAtPast);
+      if (at < now - PAST_SLACK_MS) throw invalid('sendAt', ComposeMessages.sendAtPast, 'compose.send_at_past');
       if (at > now) sendAt = new Date(at);
     }
     const recipients = dedupe([...input.to, ...input.cc, ...input.bcc]);
@@ -206,13 +206,13 @@ export class ComposeService {
       const [own] = await messages.lockOwned(trx, me.userId, [Number(mid)]);
       if (!own) throw notFound();
       const sent = await repo.sentCopy(trx, own.id);
-      if (!sent?.delivery_state || sent.folder_mid === DRAFTS) throw invalid('mid', 'Only mail you have sent can be recalled');
+      if (!sent?.delivery_state || sent.folder_mid === DRAFTS) throw invalid('mid', 'Only mail you have sent can be recalled', 'recall.not_sent');
       const waiting = await repo.lockDispatch(trx, own.id);
       // Recall cannot take a held mail past audit, nor turn a rejected one into "recalled": it never went.
       if (waiting?.state === 'held' || sent.delivery_state === 'audit_rejected') {
         throw invalid('mid', 'This mail is held for audit and has reached no one: take it back to Drafts instead', 'compose.recall_held');
       }
-      if (waiting) throw invalid('mid', 'This mail has not gone out yet: cancel the timed send instead');
+      if (waiting) throw invalid('mid', 'This mail has not gone out yet: cancel the timed send instead', 'recall.timed_pending');
       const recipients = await repo.deliveriesOf(trx, own.id);
       const copies = new Map((await repo.lockCopies(trx, recipients.flatMap((r) => (r.copy_id ? [r.copy_id] : [])))).map((c) => [c.id, c]));
       const unread = [...copies.values()].filter((c) => !c.seen);
@@ -243,7 +243,7 @@ export class ComposeService {
     const files = (row.attachments as StoredAttachment[]).filter((a) => !a.inline && a.index >= 0)
       .map((a) => ({ id: `${row.id}.${a.index}`, name: a.name, size: a.size, contentType: a.contentType }));
     if (mode === 'edit') {
-      if (row.folder_mid !== DRAFTS) throw invalid('mid', 'Only drafts can be continued');
+      if (row.folder_mid !== DRAFTS) throw invalid('mid', 'Only drafts can be continued', 'draft.not_draft');
       const meta = draftMeta(headerBlock(await this.d.blobs.head(row.blob_hash)));
       const typed = (list: string[]) => list.map((address) => ({ name: '', address }));
       return {
@@ -294,7 +294,7 @@ export class ComposeService {
       }
     }
     const total = [...files, ...inline].reduce((n, p) => n + p.size, 0);
-    if (total > this.d.maxTotalBytes) throw invalid('attachIds', ComposeMessages.totalTooLarge);
+    if (total > this.d.maxTotalBytes) throw invalid('attachIds', ComposeMessages.totalTooLarge, 'compose.total_too_large');
     const threadOf = input.replyTo ?? input.forwardOf;
     const original = threadOf ? await messages.findOne(this.d.db, me.userId, Number(threadOf)) : undefined;
     if (threadOf && !original) throw notFound();

@@ -43,7 +43,7 @@ export class ContactService {
       if (input.id) {
         const existing = await repo.findContact(trx, userId, Number(input.id));
         if (!existing) throw notFound('Contact');
-        if (sameEmail && sameEmail.id !== existing.id) throw invalid('email', 'Another contact already has this address');
+        if (sameEmail && sameEmail.id !== existing.id) throw invalid('email', 'Another contact already has this address', 'contact.duplicate');
         await repo.updateContact(trx, userId, existing.id, row);
         id = existing.id;
       } else {

@@ -53,9 +53,9 @@ export class AutoReplyPlanner {
   }
 
   async save(userId: number, v: AutoReplyInput): Promise<AutoReply> {
-    if (!validZone(v.timeZone)) throw invalid('timeZone', 'is not a known time zone');
-    if (v.start && v.end && v.end < v.start) throw invalid('end', 'The end date is before the start date');
-    if (v.enabled && !v.body.trim()) throw invalid('body', 'Write the reply text');
+    if (!validZone(v.timeZone)) throw invalid('timeZone', 'is not a known time zone', 'calendar.tz_invalid');
+    if (v.start && v.end && v.end < v.start) throw invalid('end', 'The end date is before the start date', 'autoreply.end_before_start');
+    if (v.enabled && !v.body.trim()) throw invalid('body', 'Write the reply text', 'autoreply.body_required');
     await repo.saveAutoReply(this.engine.d.db, {
       user_id: userId, enabled: v.enabled, start_date: v.start || null, end_date: v.end || null, time_zone: v.timeZone,
       subject: v.subject, body: v.body, interval_days: v.intervalDays,

@@ -74,7 +74,7 @@ export class MailRuleService {
     const mine = await repo.listRules(this.db, userId);
     const wanted = ids.map(Number);
     if (new Set(wanted).size !== wanted.length || wanted.some((id) => !mine.some((r) => r.id === id))) throw notFound('Rule');
-    if (wanted.length !== mine.length) throw invalid('ids', 'List every rule once');
+    if (wanted.length !== mine.length) throw invalid('ids', 'List every rule once', 'rule.order_invalid');
     await this.db.transaction().execute((trx) => repo.setPositions(trx, userId, wanted));
     this.engine.invalidate(userId);
     return this.list(userId);

@@ -36,11 +36,11 @@ export class MailboxLinkService {
 
   async bind(me: AuthContext, input: LoginInput, client: Client): Promise<LoginResult> {
     const root = await this.root(me);
-    if (input.email === me.email) throw invalid('email', Msg.self);
+    if (input.email === me.email) throw invalid('email', Msg.self, 'link.self');
     // The password first: nothing below may tell a stranger's address apart from a wrong password.
     const user = await this.auth.verifyCredentials(input, client);
-    if (user.id === root.ownerId || user.id === me.userId) throw invalid('email', Msg.self);
-    if (await repo.findLiveLink(this.db, root.ownerId, user.id)) throw invalid('email', Msg.already);
+    if (user.id === root.ownerId || user.id === me.userId) throw invalid('email', Msg.self, 'link.self');
+    if (await repo.findLiveLink(this.db, root.ownerId, user.id)) throw invalid('email', Msg.already, 'link.exists');
     if (user.totp_secret) {
       const challenge = await this.secondFactor.challenge(user, 'bind', client, me.sessionId);
       if (challenge) return challenge;
@@ -53,7 +53,7 @@ export class MailboxLinkService {
   async link(b: BindVerified): Promise<SessionResult> {
     const root = await repo.sessionRoot(this.db, b.sessionId);
     if (!root) throw unauthorized();
-    if (b.linkedUserId === root.ownerId) throw invalid('email', Msg.self);
+    if (b.linkedUserId === root.ownerId) throw invalid('email', Msg.self, 'link.self');
     await repo.upsertLink(this.db, root.ownerId, b.linkedUserId);
     return { token: await this.openSession(b.linkedUserId, root.rootId, b.client), email: b.linkedEmail };
   }
@@ -88,7 +88,7 @@ export class MailboxLinkService {
   async unbind(me: AuthContext, email: string): Promise<void> {
     const root = await this.root(me);
     const target = await findUserByEmail(this.db, email);
-    if (email === me.email || target?.id === root.ownerId) throw invalid('email', SettingMessages.unbindCurrent);
+    if (email === me.email || target?.id === root.ownerId) throw invalid('email', SettingMessages.unbindCurrent, 'link.unbind_current');
     if (!target) throw notFound('Mailbox');
     const removed = await this.db.transaction().execute(async (trx) => {
       const gone = await repo.deleteLink(trx, root.ownerId, target.id);

@@ -177,7 +177,7 @@ export class MessageService {
   async purge(userId: number, ids: string[]): Promise<number> {
     const n = await this.onOwned(userId, ids, async (trx, rows) => {
       const allowed = new Set([Number(SystemFolder.Deleted), Number(SystemFolder.Spam)]);
-      if (rows.some((r) => !allowed.has(r.folder_mid))) throw invalid('ids', 'Only mail in Deleted or Spam can be deleted permanently');
+      if (rows.some((r) => !allowed.has(r.folder_mid))) throw invalid('ids', 'Only mail in Deleted or Spam can be deleted permanently', 'mail.delete_not_allowed');
       await this.removeRows(trx, rows);
       return rows.length;
     });

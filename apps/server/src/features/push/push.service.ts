@@ -50,8 +50,8 @@ export class PushService {
   async bind(me: AuthContext, input: PushSubscriptionInput): Promise<void> {
     const problem = await endpointProblem(input.endpoint, this.guard);
     if (problem) throw invalid('endpoint', problem.message, problem.reason);
-    if (!isP256Point(input.p256dh)) throw invalid('p256dh', 'is not a P-256 public key');
-    if (Buffer.from(input.auth, 'base64url').length !== 16) throw invalid('auth', 'is not an auth secret');
+    if (!isP256Point(input.p256dh)) throw invalid('p256dh', 'is not a P-256 public key', 'push.key_invalid');
+    if (Buffer.from(input.auth, 'base64url').length !== 16) throw invalid('auth', 'is not an auth secret', 'push.key_invalid');
     await repo.upsertSubscription(this.db, { userId: me.userId, sessionId: me.sessionId, endpoint: input.endpoint, p256dh: input.p256dh, auth: input.auth });
   }
 

@@ -52,7 +52,7 @@ export class SettingService {
       const wanted = [...new Set(input.folders.map((f) => String(Number(f))))].filter((f) => f !== SPAM);
       const own = await repo.ownFolders(this.db, userId, wanted.map(Number));
       const unknown = wanted.find((f) => !own.has(Number(f)));
-      if (unknown !== undefined) throw invalid('folders', `no such folder: ${unknown}`);
+      if (unknown !== undefined) throw invalid('folders', `no such folder: ${unknown}`, 'folder.not_found');
       patch.notify_folders = wanted;
     }
     await repo.upsertSettings(this.db, userId, patch);

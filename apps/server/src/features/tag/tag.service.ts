@@ -15,13 +15,13 @@ export class TagService {
   }
 
   async create(userId: number, name: string, color: string): Promise<Tag> {
-    if (await repo.nameTaken(this.db, userId, name)) throw invalid('name', 'A tag with this name already exists');
+    if (await repo.nameTaken(this.db, userId, name)) throw invalid('name', 'A tag with this name already exists', 'tag.name_taken');
     return toTag(await repo.insertTag(this.db, userId, name, color));
   }
 
   async update(userId: number, id: string, v: { name?: string; color?: string }): Promise<Tag> {
     const tag = await this.require(userId, id);
-    if (v.name !== undefined && (await repo.nameTaken(this.db, userId, v.name, tag.id))) throw invalid('name', 'A tag with this name already exists');
+    if (v.name !== undefined && (await repo.nameTaken(this.db, userId, v.name, tag.id))) throw invalid('name', 'A tag with this name already exists', 'tag.name_taken');
     await repo.updateTag(this.db, userId, tag.id, v);
     return (await this.list(userId)).list.find((t) => t.id === id)!;
   }

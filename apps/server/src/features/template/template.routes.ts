@@ -26,7 +26,7 @@ export function templateRoutes(app: App, templates: TemplateService): void {
 
 function companyOwner(req: FastifyRequest): Owner {
   const me = caller(req);
-  if (me.role !== 'admin') throw forbidden('Only the company administrator can change company templates');
+  if (me.role !== 'admin') throw forbidden('Only the company administrator can change company templates', 'admin.required');
   return { kind: 'company', id: me.companyId };
 }
 

@@ -26,25 +26,25 @@ export async function exchangeCode(cfg: WechatConfig & { appId: string; secret: 
   try {
     const res = await guard.fetch(url, { timeoutMs: TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES });
     text = res.body.toString('utf8');
-    if (res.status < 200 || res.status > 299) throw new AppError(Code.Internal, `call error: WeChat answered HTTP ${res.status}`);
+    if (res.status < 200 || res.status > 299) throw new AppError(Code.Internal, `call error: WeChat answered HTTP ${res.status}`, { reason: 'wechat.call_error' });
   } catch (err) {
     if (err instanceof OutboundRefused) throw new AppError(Code.Internal, `call error: WeChat's address is refused (${err.message})`, { reason: err.reason });
     if (err instanceof AppError) throw err;
     const timeout = (err as { name?: string }).name === 'TimeoutError';
-    throw new AppError(Code.Internal, timeout ? 'network timeout: WeChat did not answer, please retry' : 'network error: WeChat cannot be reached, please retry');
+    throw new AppError(Code.Internal, timeout ? 'network timeout: WeChat did not answer, please retry' : 'network error: WeChat cannot be reached, please retry', { reason: timeout ? 'wechat.timeout' : 'wechat.unreachable' });
   }
   let body: { openid?: unknown; unionid?: unknown; errcode?: unknown; errmsg?: unknown };
   try {
     body = JSON.parse(text) as typeof body;
   } catch {
-    throw new AppError(Code.Internal, 'data format error: WeChat sent an unreadable answer');
+    throw new AppError(Code.Internal, 'data format error: WeChat sent an unreadable answer', { reason: 'wechat.bad_answer' });
   }
   const errcode = Number(body.errcode ?? 0);
   if (errcode !== 0) {
     const what = `${typeof body.errmsg === 'string' ? body.errmsg : 'error'} (${errcode})`;
-    if (BAD_CODE.has(errcode)) throw invalid('code', `WeChat refused the code: ${what}`);
-    throw new AppError(Code.Forbidden, `WeChat login failed: ${what}`);
+    if (BAD_CODE.has(errcode)) throw invalid('code', `WeChat refused the code: ${what}`, 'wechat.code_refused');
+    throw new AppError(Code.Forbidden, `WeChat login failed: ${what}`, { reason: 'wechat.login_failed' });
   }
-  if (typeof body.openid !== 'string' || !body.openid) throw new AppError(Code.Internal, 'data format error: WeChat sent no openid');
+  if (typeof body.openid !== 'string' || !body.openid) throw new AppError(Code.Internal, 'data format error: WeChat sent no openid', { reason: 'wechat.bad_answer' });
   return { openid: body.openid, unionid: typeof body.unionid === 'string' && body.unionid ? body.unionid : null };
 }

@@ -38,7 +38,7 @@ export class WechatService {
   async login(input: WechatCodeInput, client: { ip: string; userAgent: string }): Promise<LoginResult> {
     const cfg = this.enabled();
     // The native app SDK's codes come without our state; a web login's state must be ours and fresh.
-    if (input.state !== undefined && !stateValid(cfg.secret, input.state)) throw invalid('state', 'has expired: start the WeChat login again');
+    if (input.state !== undefined && !stateValid(cfg.secret, input.state)) throw invalid('state', 'has expired: start the WeChat login again', 'wechat.state_expired');
     const id = await exchangeCode(cfg, input.code, this.guard);
     const userId = await repo.boundUserId(this.db, id.openid);
     const user = userId === undefined ? undefined : await findUserById(this.db, userId);
@@ -50,7 +50,7 @@ export class WechatService {
     const cfg = this.enabled();
     const id = await exchangeCode(cfg, code, this.guard);
     const owner = await repo.bind(this.db, me.userId, id.openid, id.unionid);
-    if (owner !== me.userId) throw invalid('code', 'This WeChat account is bound to another mailbox');
+    if (owner !== me.userId) throw invalid('code', 'This WeChat account is bound to another mailbox', 'wechat.bound_elsewhere');
   }
 
   /** For a route hook: with WeChat off, no input is even looked at. */
