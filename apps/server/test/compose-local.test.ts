@@ -93,6 +93,9 @@ describe('sending to local mailboxes', () => {
     expect(prefill).toMatchObject({ to: [{ address: 'alice@demo.test' }], subject: 'Re: Lunch plans', replyTo: original.id });
     expect(prefill.html).toMatch(/On \d{4}-\d\d-\d\d \d\d:\d\d, .*alice@demo\.test.* wrote:/);
     expect(prefill.html).toContain('Noodles at noon?');
+    // Spec §5, checked by the server too: a reply of nothing but the quote (and a signature) is refused.
+    const empty = { to: 'alice@demo.test', subject: prefill.subject, html: `<p> </p>${prefill.html}<div class="mw-signature"><p>Bob</p></div>`, replyTo: prefill.replyTo! };
+    expect(await s.post('/h5/write/send', empty, bob)).toMatchObject({ code: 422, reason: 'compose.reply_empty', reasons: { html: 'compose.reply_empty' } });
     const reply = await send(bob, { to: 'alice@demo.test', subject: prefill.subject, html: `<p>Yes!</p>${prefill.html}`, replyTo: prefill.replyTo! });
     expect(reply.status).toBe('sent');
 

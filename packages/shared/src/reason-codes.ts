@@ -17,7 +17,7 @@ export const ReasonCodes = [
   'code.empty', 'code.six_digits', 'code.too_soon', 'code.wrong',
   'collect.address', 'collect.auth', 'collect.busy', 'collect.dns', 'collect.folder', 'collect.network', 'collect.protocol', 'collect.timeout', 'collect.tls', 'collect.too_many',
   'company.read_only',
-  'compose.group_closed', 'compose.recall_held', 'compose.recipient_full', 'compose.send_at_past', 'compose.total_too_large',
+  'compose.group_closed', 'compose.recall_held', 'compose.recipient_full', 'compose.reply_empty', 'compose.send_at_past', 'compose.total_too_large',
   'contact.duplicate', 'contact.email_required', 'contact.name_required',
   'contact_group.duplicate', 'contact_group.name_required',
   'contact_rule.pattern_invalid',

@@ -12,6 +12,7 @@ export const ComposeMessages = {
   badAddress: 'is not a valid mailbox address',
   emptySubject: 'Mail subject must not be empty',
   sendAtPast: 'Timed send must not be earlier than now',
+  emptyReply: 'Reply must not be empty',
   tooManyFiles: 'Exceeds the maximum number of files',
   fileTooLarge: 'File too large',
   totalTooLarge: 'Total size too large',

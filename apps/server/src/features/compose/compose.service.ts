@@ -24,6 +24,7 @@ import type { ParsePool } from '../message/parse-pool.js';
 import type { AuditContext, AuditPolicy } from './audit-policy.js';
 import { prepareOutgoingHtml, htmlToText } from './compose-html.js';
 import * as repo from './compose.repository.js';
+import { emptyReply } from './own-text.js';
 import { quoteFor } from './quote.js';
 import { undoSeconds } from '../undo-send/undo-send.repository.js';
 import { assertCanSend } from '../company-life/expiry.service.js';
@@ -91,6 +92,7 @@ export class ComposeService {
       if (at < now - PAST_SLACK_MS) throw invalid('sendAt', ComposeMessages.sendAtPast, 'compose.send_at_past');
       if (at > now) sendAt = new Date(at);
     }
+    if (input.replyTo !== undefined && emptyReply(input.html, input.text)) throw invalid('html', ComposeMessages.emptyReply, 'compose.reply_empty');
     const recipients = dedupe([...input.to, ...input.cc, ...input.bcc]);
     const plan = await this.plan(this.d.db, recipients);
     // At send time an unknown mailbox on one of our own domains is a typo the writer can fix now.

@@ -77,6 +77,7 @@ export const enReasons: Record<ReasonCode, string> = {
   'compose.group_closed': 'You may not send to this group.',
   'compose.recall_held': 'This mail is waiting for audit and cannot be recalled.',
   'compose.recipient_full': 'A recipient’s mailbox is full.',
+  'compose.reply_empty': 'Reply must not be empty.',
   'compose.send_at_past': 'The send time has already passed.',
   'compose.total_too_large': 'Total size too large.',
   'contact.duplicate': 'A contact with this address already exists.',

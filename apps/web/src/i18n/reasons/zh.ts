@@ -77,6 +77,7 @@ export const zhReasons: Record<ReasonCode, string> = {
   'compose.group_closed': '您无权向该邮件组发信。',
   'compose.recall_held': '该邮件正在等待审核，无法召回。',
   'compose.recipient_full': '收件人邮箱已满。',
+  'compose.reply_empty': '回复内容不能为空。',
   'compose.send_at_past': '定时发送时间已过。',
   'compose.total_too_large': '附件总大小超出限制。',
   'contact.duplicate': '已存在使用该地址的联系人。',
