@@ -135,3 +135,14 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_00
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/**
+ * Buttons matching `selector` that are shown but shorter than a 44 px touch target. Heights
+ * are compared to a tenth of a pixel: a sheet still settling, or a CJK font's line box, can
+ * lay a 44 px button out at 43.9999 px.
+ */
+export async function smallTargets(page: Page, selector: string): Promise<Array<{ text: string; h: number }>> {
+  return page.locator(selector).evaluateAll((els, min) => els
+    .map((el) => ({ text: (el.textContent ?? '').trim(), h: Math.round(el.getBoundingClientRect().height * 10) / 10 }))
+    .filter((b) => b.h > 0 && b.h < min), 44);
+}

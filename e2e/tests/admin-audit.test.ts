@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { BASE_URL, DEMO_PASSWORD } from '../env';
-import { api, apiToken, phoneSuite, screenshot, waitUntil } from '../helpers';
+import { api, apiToken, phoneSuite, screenshot, smallTargets, waitUntil } from '../helpers';
 
 // Issue 17 at 390×844: the admin sets an audit rule for bob by picking him by name, bob's
 // mail to alice is held (alice has nothing), the admin approves it on the phone, and it
@@ -145,6 +145,6 @@ it('manages aliases and mail groups by picking people and typing outside address
   const groups = await api<{ list: { address: string; users: string[]; outside: string[]; sendPolicy: string }[] }>('/admin/groups/list', { token: admin });
   expect(groups.list.find((g) => g.address === `team-${tag}@demo.test`)).toMatchObject({ outside: [`friend-${tag}@partner.test`], sendPolicy: 'members' });
   // Nothing in the console is a touch target under 44 px.
-  const small = await page.locator('.mw-groups button, .mw-pick button').evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().height > 0 && e.getBoundingClientRect().height < 44).map((e) => e.textContent));
+  const small = await smallTargets(page, '.mw-groups button, .mw-pick button');
   expect(small).toEqual([]);
 });

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { BASE_URL, DEMO_PASSWORD, MX_DIR } from '../env';
 import { enPeople } from '../../apps/web/src/i18n/en-people';
 import { zhPeople } from '../../apps/web/src/i18n/zh-people';
-import { api, apiToken, phone, phoneSuite, screenshot } from '../helpers';
+import { api, apiToken, phone, phoneSuite, screenshot, smallTargets } from '../helpers';
 
 // Issue 17, scope 2 at 390×844: people, departments and quotas in the console.
 // The demo company is read-only for people (spec §6): its admin manages departments and is
@@ -46,10 +46,8 @@ const select = (page: Page, name: string) => node(page, name).locator('.mw-ppl-n
 const person = (page: Page, email: string) => page.locator(`[data-card=people] [data-person="${email}"]`);
 
 /** No visible button of the page (popups included) is under 44 px high. */
-async function smallButtons(page: Page) {
-  return page.locator('.mw-ppl button, .mw-ppl-sheet button, .mw-ppl-sheet label.mw-admin-btn').evaluateAll((els) => els
-    .map((el) => ({ text: (el.textContent ?? '').trim(), h: el.getBoundingClientRect().height }))
-    .filter((b) => b.h > 0 && b.h < 44));
+function smallButtons(page: Page) {
+  return smallTargets(page, '.mw-ppl button, .mw-ppl-sheet button, .mw-ppl-sheet label.mw-admin-btn');
 }
 
 /** The west code mailed to an outside address: the newest the outside MX took for it since `after`. */

@@ -8,7 +8,7 @@ import { enWest } from '../../apps/web/src/i18n/en-west';
 import { enWestLife } from '../../apps/web/src/i18n/en-west-life';
 import { zhWest } from '../../apps/web/src/i18n/zh-west';
 import { zhWestLife } from '../../apps/web/src/i18n/zh-west-life';
-import { api, apiToken, phoneSuite, screenshot, sendMail } from '../helpers';
+import { api, apiToken, phoneSuite, screenshot, sendMail, smallTargets } from '../helpers';
 
 // The west storefront (issue 19) at 390×844: register with the proof-of-work captcha and a
 // mailed code, top up through the sandbox, buy a mailbox for shop.test with 5 seats, log in as
@@ -233,9 +233,7 @@ describe('west storefront', () => {
         await page.reload();
         await page.locator('.mw-west').first().waitFor();
         await expect.poll(() => page.locator('.adm-nav-bar-title').first().textContent(), { timeout: 10_000 }).toBe(texts[title]);
-        const small = await page.locator('.mw-west button').evaluateAll((els) => els
-          .map((el) => ({ text: (el.textContent ?? '').trim(), h: el.getBoundingClientRect().height }))
-          .filter((b) => b.h > 0 && b.h < 44));
+        const small = await smallTargets(page, '.mw-west button');
         expect(small, `${lang} ${r}`).toEqual([]);
         // No loading toast over the picture.
         await expect.poll(() => page.locator('.adm-toast-mask').count(), { timeout: 10_000 }).toBe(0);
