@@ -49,7 +49,8 @@ export interface MessagesTable {
 export interface TagsTable { id: Id; user_id: number; name: string; color: Generated<string> }
 export interface MessageTagsTable { message_id: number; tag_id: number }
 export interface OutboxTable {
-  id: Id; message_id: number | null; company_id: number; blob_hash: string; mail_from: string; rcpt: string; idempotency_key: string;
+  /** Null once a finished job's blob has been collected (migration 024); held and queued jobs always have theirs. */
+  id: Id; message_id: number | null; company_id: number; blob_hash: string | null; mail_from: string; rcpt: string; idempotency_key: string;
   status: Generated<'held' | 'queued' | 'sent' | 'failed'>; attempts: Generated<number>; next_attempt_at: Generated<Date>; last_error: Generated<string>;
   created_at: CreatedAt; updated_at: Generated<Date>; sender_id: number | null; remote_host: Generated<string>;
 }
