@@ -129,7 +129,7 @@ describe('provisioning', () => {
 
   it('a refusal fails at once and shows; a bad order is refused at purchase', async () => {
     const customerId = await addCustomer(db(), 'buyer4@outside.test');
-    await expect(db().transaction().execute((trx) => enqueueProvision(trx, order({ orderId: 9004, customerId, domain: 'demo.test' })))).rejects.toMatchObject({ reason: 'input.invalid' });
+    await expect(db().transaction().execute((trx) => enqueueProvision(trx, order({ orderId: 9004, customerId, domain: 'demo.test' })))).rejects.toMatchObject({ reason: 'domain.taken' });
     await expect(db().transaction().execute((trx) => enqueueProvision(trx, order({ orderId: 9004, customerId, domain: 'ok.test', adminLocalPart: 'no way' })))).rejects.toMatchObject({ reason: 'provision.admin_invalid' });
     // Taken by someone else between purchase and provisioning.
     await db().transaction().execute((trx) => enqueueProvision(trx, order({ orderId: 9005, customerId, domain: 'raced.test' })));

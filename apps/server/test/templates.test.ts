@@ -119,7 +119,7 @@ describe('company templates', () => {
       ['/h5/admin/templates/category-delete', { id: cat.id }],
     ] as const) {
       const r = await s.post(route, body, alice);
-      expect([r.code, reason(r)], route).toEqual([403, 'access.forbidden']);
+      expect([r.code, reason(r)], route).toEqual([403, 'admin.required']);
     }
     expect((await s.get('/h5/admin/templates/list', {}, alice)).code).toBe(403);
     // A user cannot reach a company template through the personal routes either.

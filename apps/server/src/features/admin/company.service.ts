@@ -28,7 +28,7 @@ export interface CreatedCompany { companyId: number; domainId: number; rootDepar
 export async function checkNewDomain(db: Db, name: string): Promise<string> {
   const domain = name.trim().toLowerCase();
   if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain)) throw invalid('domain', 'is not a valid domain name', 'domain.invalid');
-  if (await accounts.isHostedDomain(db, domain)) throw invalid('domain', 'is already hosted here', 'domain.hosted');
+  if (await accounts.isHostedDomain(db, domain)) throw invalid('domain', 'is already hosted here', 'domain.taken');
   return domain;
 }
 
