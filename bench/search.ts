@@ -118,7 +118,7 @@ try {
   const { db, close } = await openServices({ ...loadConfig(env), parseWorkers: 0 });
   const size = async (rel: string) => Number((await sql<{ n: string }>`SELECT pg_total_relation_size(${rel}::regclass)::text AS n`.execute(db.db)).rows[0]!.n) / 1024 / 1024;
   const rel = async (rel: string) => Number((await sql<{ n: string }>`SELECT pg_relation_size(${rel}::regclass)::text AS n`.execute(db.db)).rows[0]!.n) / 1024 / 1024;
-  result.gin_index_mb = round(await rel('mail_contents_search'));
+  result.gin_index_mb = round(await rel('mail_search_gin'));
   result.contents_total_mb = round(await size('mail_contents'));
   result.messages_total_mb = round(await size('messages'));
   await close();

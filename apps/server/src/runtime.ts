@@ -96,6 +96,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     services.auditRunner.start();
     services.inviteRunner.start();
     services.migrateRunner.start();
+    services.searchIndexRunner.start();
   }
 
   return {
@@ -115,6 +116,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       // A run in progress stops where it stands; its lease lets a later start resume it.
       services.migrate.abortAll();
       await services.migrateRunner.stop();
+      await services.searchIndexRunner.stop();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

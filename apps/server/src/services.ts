@@ -14,6 +14,7 @@ import { ComposeService } from './features/compose/compose.service.js';
 import { UploadService } from './features/compose/upload.service.js';
 import { DeliveryWorker } from './delivery/delivery.worker.js';
 import { QueueRunner } from './delivery/queue-runner.js';
+import { SearchIndexer } from './features/search/search-indexer.js';
 import { SearchService } from './features/search/search.service.js';
 import { EventBus } from './features/events/event-bus.js';
 import { ContactService } from './features/contact/contact.service.js';
@@ -88,6 +89,9 @@ export interface Services {
   groupRelay: GroupRelay;
   tags: TagService;
   search: SearchService;
+  /** Moves delivered mail's lexemes into the full-text index when deliveries pause (migration 030). */
+  searchIndexer: SearchIndexer;
+  searchIndexRunner: QueueRunner;
   events: EventBus;
   contacts: ContactService;
   directory: DirectoryService;
@@ -159,6 +163,9 @@ export interface Services {
   announcements: AnnouncementService;
 }
 
+/** How often the search indexer looks for a pause in deliveries (the index lags a pause by at most this). */
+const SEARCH_INDEX_POLL_MS = 500;
+
 /** Wires the feature services together; no I/O happens here. */
 export function createServices(config: Config, db: Db, store: BlobStore, log?: Logger, listen?: DbHandle['listen']): Services {
   const blobs = new BlobService(db, store);
@@ -187,6 +194,9 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const auth = new AuthService(db, sessions, (user, client) => verify.challenge(user, 'login', client));
   const push = new PushService(db, config.push, outboundGuard(config.outbound, config.push.allowPrivate), log);
   ingest.onNewMail((mail) => push.newMail(mail));
+  const searchIndexer = new SearchIndexer(db);
+  ingest.onNewMail(() => searchIndexer.delivered());
+  const searchIndexRunner = new QueueRunner(() => searchIndexer.tick(), SEARCH_INDEX_POLL_MS, log);
   const links = new MailboxLinkService(db, auth, verify);
   const rules = new RuleEngine({ db, blobs, hostname, now: () => new Date(), onQueued: () => queue.wake(), log });
   rules.attach(ingest);
@@ -235,6 +245,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     companies,
     tags: new TagService(db),
     search: new SearchService(db, mailbox),
+    searchIndexer, searchIndexRunner,
     // Without a LISTEN source (some CLI uses) the bus simply never fires.
     events: new EventBus(listen ?? (async () => async () => undefined), log),
     contacts: new ContactService(db),

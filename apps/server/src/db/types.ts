@@ -36,8 +36,10 @@ export interface MailContentsTable {
   id: Id; blob_hash: string; message_id: string; in_reply_to: string; references_list: string; subject: string;
   from_name: string; from_address: string; to_list: Json<Address[]>; cc_list: Json<Address[]>; reply_to: Json<Address[]>;
   sent_at: Date | null; snippet: string; html: string; text_body: string; attachments: Json<StoredAttachment[]>;
-  remote_images: boolean; urgent: boolean; parse_error: string | null; thread_subject: Generated<string>; search: ColumnType<string | null, string | null | undefined, string | null>; created_at: CreatedAt;
+  remote_images: boolean; urgent: boolean; parse_error: string | null; thread_subject: Generated<string>; created_at: CreatedAt;
 }
+/** A mail's search lexemes: in `search_pending` from its delivery until the search indexer moves them to `mail_search` (GIN). */
+export interface SearchLexemesTable { content_id: number; search: string }
 export interface MessagesTable {
   id: Id; user_id: number; folder_mid: number; content_id: number; blob_hash: string; size: number;
   received_at: ColumnType<Date, Date | undefined, Date>; seen: Generated<boolean>; star: Generated<boolean>; urgent: Generated<boolean>;
@@ -120,6 +122,8 @@ export interface Database {
   folders: FoldersTable;
   blobs: BlobsTable;
   mail_contents: MailContentsTable;
+  mail_search: SearchLexemesTable;
+  search_pending: SearchLexemesTable;
   messages: MessagesTable;
   tags: TagsTable;
   message_tags: MessageTagsTable;

@@ -13,9 +13,12 @@ export async function insertContents(db: Db, items: { hash: string; content: Par
     from_name: p.from.name, from_address: p.from.address, to_list: JSON.stringify(p.to), cc_list: JSON.stringify(p.cc),
     reply_to: JSON.stringify(p.replyTo), thread_subject: threadSubject(p.subject), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
     attachments: JSON.stringify(p.attachments), remote_images: p.remoteImages.length > 0, urgent: p.urgent, parse_error: p.parseError,
-    search: sql<string>`array_to_tsvector(${p.searchTokens}::text[])`,
   }))).returning('id').execute();
-  return rows.map((r) => r.id);
+  const ids = rows.map((r) => r.id);
+  // The lexemes wait for the search indexer (migration 030 says why); search reads them there meanwhile.
+  const lexemes = items.flatMap(({ content: p }, i) => (p.searchTokens.length > 0 ? [{ content_id: ids[i]!, search: sql<string>`array_to_tsvector(${p.searchTokens}::text[])` }] : []));
+  if (lexemes.length > 0) await db.insertInto('search_pending').values(lexemes).execute();
+  return ids;
 }
 
 export async function insertMessages(db: Db, rows: NewMessage[]): Promise<number[]> {

@@ -15,10 +15,14 @@ type Mode = 'walk' | 'index';
  * its statistics), so searchPage picks from the count.
  */
 function matches(db: Db, userId: number, f: SearchFilter, mode: Mode) {
+  // Indexed lexemes and those still waiting for the indexer (a few seconds' deliveries at most) are both searched.
   const base = mode === 'index'
-    ? db.with((cte) => cte('hits').materialized(), (w) => w.selectFrom('mail_contents').select('id').where(sql<boolean>`search @@ ${f.tsquery}::tsquery`))
+    ? db.with((cte) => cte('hits').materialized(), (w) => w.selectFrom('mail_search').select('content_id as id').where(sql<boolean>`search @@ ${f.tsquery}::tsquery`)
+      .unionAll(w.selectFrom('search_pending').select('content_id as id').where(sql<boolean>`search @@ ${f.tsquery}::tsquery`)))
       .selectFrom('hits').innerJoin('messages as m', 'm.content_id', 'hits.id').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
-    : db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id').where(sql<boolean>`c.search @@ ${f.tsquery}::tsquery`);
+    : db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
+      .where(sql<boolean>`(EXISTS (SELECT 1 FROM mail_search s WHERE s.content_id = c.id AND s.search @@ ${f.tsquery}::tsquery)
+        OR EXISTS (SELECT 1 FROM search_pending s WHERE s.content_id = c.id AND s.search @@ ${f.tsquery}::tsquery))`);
   let q = base.where('m.user_id', '=', userId);
   if (f.mid !== undefined) q = q.where('m.folder_mid', '=', f.mid);
   if (f.since) q = q.where('m.received_at', '>=', f.since);
@@ -53,4 +57,22 @@ export async function countMatches(db: Db, userId: number, f: SearchFilter): Pro
   const row = await db.selectFrom(capped.as('found')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const n = Number(row.n);
   return { total: Math.min(n, COUNT_CAP), more: n > COUNT_CAP };
+}
+
+/**
+ * Moves up to `limit` mails' lexemes from the delivery's queue into the GIN index, in one
+ * statement. SKIP LOCKED lets the indexers of several processes share the queue.
+ */
+export async function indexPending(db: Db, limit: number): Promise<number> {
+  const r = await sql`WITH moved AS (
+      DELETE FROM search_pending WHERE content_id IN (SELECT content_id FROM search_pending ORDER BY content_id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING content_id, search)
+    INSERT INTO mail_search (content_id, search) SELECT content_id, search FROM moved ON CONFLICT (content_id) DO NOTHING`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** Whether more than `n` mails wait for the indexer (counts no further). */
+export async function pendingOver(db: Db, n: number): Promise<boolean> {
+  const r = await sql<{ over: boolean }>`SELECT count(*) > ${n} AS over FROM (SELECT 1 FROM search_pending LIMIT ${n + 1}) p`.execute(db);
+  return r.rows[0]?.over ?? false;
 }
