@@ -16,7 +16,7 @@ export async function insertContents(db: Db, items: { hash: string; content: Par
   }))).returning('id').execute();
   const ids = rows.map((r) => r.id);
   // The lexemes wait for the search indexer (migration 030 says why); search reads them there meanwhile.
-  const lexemes = items.flatMap(({ content: p }, i) => (p.searchTokens.length > 0 ? [{ content_id: ids[i]!, search: sql<string>`array_to_tsvector(${p.searchTokens}::text[])` }] : []));
+  const lexemes = items.flatMap(({ content: p }, i) => (p.searchTokens ? [{ content_id: ids[i]!, search: sql<string>`array_to_tsvector(string_to_array(${p.searchTokens}::text, E'\n'))` }] : []));
   if (lexemes.length > 0) await db.insertInto('search_pending').values(lexemes).execute();
   return ids;
 }
