@@ -248,7 +248,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     searchIndexer, searchIndexRunner,
     // Without a LISTEN source (some CLI uses) the bus simply never fires.
     events: new EventBus(listen ?? (async () => async () => undefined), log),
-    contacts: new ContactService(db),
+    contacts: new ContactService(db, ingest.senderRules),
     directory: new DirectoryService(db, companies),
     mailer, verify,
     reset: new ResetService(db, codes, mailer),
@@ -273,7 +273,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
       loginUrl: (domain) => `${config.domainCheck.webUrl ?? `https://${domain}/`}#/pages/login/index?domain=${encodeURIComponent(domain)}`,
     }),
     branding: new BrandingService(db),
-    companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen, contacts: new ContactService(db), calendarIcs: new CalendarIcsService(db), messages }),
+    companyLife: new CompanyLifeService({ db, blobs, mailer, log, listen, contacts: new ContactService(db, ingest.senderRules), calendarIcs: new CalendarIcsService(db), messages }),
     people,
     groups: new GroupService(db),
     quotaNotices: new QuotaNoticeService({ db, mailer, log }),

@@ -2,7 +2,7 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp
 import type { Logger } from 'pino';
 import { outsideMembers, resolveLocal, resolveMany, type LocalTarget } from '../features/account/account.repository.js';
 import { GroupRelay, headMessageId } from '../features/group/group-relay.js';
-import { inboundRefusal } from '../features/company-life/expiry.service.js';
+import { inboundRefusal, refusalForStatus } from '../features/company-life/expiry.service.js';
 import type { HostedDomains } from '../features/account/hosted-domains.js';
 import type { IngestService, LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
@@ -92,7 +92,8 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
         if (listed?.kind === 'block') return cb(reply(550, `5.7.1 <${rcpt}>: the recipient's organisation does not accept mail from this sender`));
         if (found.length > 0 || outside.relay.length > 0) {
           // A suspended company's mail is refused for now (4xx), never dropped (company-life/expiry.service.ts).
-          const refusal = await inboundRefusal(deps.db, rcpt.split('@')[1] ?? '');
+          const direct = found.length === 1 && found[0]!.companyStatus !== undefined ? found[0]! : null;
+          const refusal = direct ? refusalForStatus(direct.companyStatus!) : await inboundRefusal(deps.db, rcpt.split('@')[1] ?? '');
           if (refusal) return cb(reply(refusal.code, refusal.text));
           // Issue 17: a full mailbox (or a group with one) waits with a temporary 452, so the sender's server retries and nothing is lost.
           if (found.some((t) => t.full)) return cb(reply(452, `4.2.2 <${rcpt}>: mailbox full, try again later`));

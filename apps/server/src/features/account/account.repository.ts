@@ -22,6 +22,8 @@ export interface LocalTarget {
   via: 'direct' | 'group';
   /** The mailbox is at 100 % of its quota (users.quota_level, kept by migration 018's trigger): new mail waits (452 4.2.2). */
   full?: boolean;
+  /** The mailbox's company status, for a user reached directly (read in the same query; company-life decides what it means). */
+  companyStatus?: string;
 }
 
 // A group reaches its listed users and every active user of its departments' subtrees
@@ -43,8 +45,9 @@ const GROUP_MEMBERS = `
 export async function resolveLocal(db: Db, address: string): Promise<LocalTarget[]> {
   const addr = address.toLowerCase();
   const p = withPeopleTables(db);
-  const user = await p.selectFrom('users').select(['id', 'quota_level']).where('email', '=', addr).where('status', '=', 'active').executeTakeFirst();
-  if (user) return [{ userId: user.id, via: 'direct', full: user.quota_level >= 100 }];
+  const user = await p.selectFrom('users').innerJoin('companies', 'companies.id', 'users.company_id')
+    .select(['users.id', 'users.quota_level', 'companies.status as company_status']).where('users.email', '=', addr).where('users.status', '=', 'active').executeTakeFirst();
+  if (user) return [{ userId: user.id, via: 'direct', full: user.quota_level >= 100, companyStatus: user.company_status }];
   const alias = await p.selectFrom('aliases').innerJoin('users', 'users.id', 'aliases.user_id')
     .select(['users.id', 'users.quota_level']).where('aliases.address', '=', addr).where('users.status', '=', 'active').executeTakeFirst();
   if (alias) return [{ userId: alias.id, via: 'direct', full: alias.quota_level >= 100 }];

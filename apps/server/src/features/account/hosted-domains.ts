@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connect.js';
+import { TtlCache } from '../../cache/ttl-cache.js';
 import { isHostedDomain } from './account.repository.js';
 
 const TTL_MS = 10_000;
@@ -12,17 +13,14 @@ const MAX_ENTRIES = 10_000;
  * are always looked up fresh). Admin and account pages ask the repository directly.
  */
 export class HostedDomains {
-  private readonly cache = new Map<string, { hosted: boolean; until: number }>();
+  private readonly cache: TtlCache<string, boolean>;
 
-  constructor(private readonly db: Db, private readonly now: () => number = Date.now) {}
+  constructor(private readonly db: Db, now: () => number = Date.now) {
+    this.cache = new TtlCache(TTL_MS, MAX_ENTRIES, now);
+  }
 
-  async has(domain: string): Promise<boolean> {
+  has(domain: string): Promise<boolean> {
     const key = domain.toLowerCase();
-    const hit = this.cache.get(key);
-    if (hit && hit.until > this.now()) return hit.hosted;
-    const hosted = await isHostedDomain(this.db, key);
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(key, { hosted, until: this.now() + TTL_MS });
-    return hosted;
+    return this.cache.get(key, () => isHostedDomain(this.db, key));
   }
 }

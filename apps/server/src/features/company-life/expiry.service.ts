@@ -77,7 +77,11 @@ export async function assertCanSend(db: Db, companyId: number): Promise<void> {
 
 /** The SMTP reply for a recipient domain whose company is suspended, or null to go on (the rule above). */
 export async function inboundRefusal(db: Db, domain: string): Promise<{ code: number; text: string } | null> {
-  const status = await life.statusOfDomain(db, domain);
+  return refusalForStatus(await life.statusOfDomain(db, domain));
+}
+
+/** The same, from a company status already at hand (a recipient lookup reads it with the mailbox, issue 13). */
+export function refusalForStatus(status: string | null): { code: number; text: string } | null {
   if (status !== 'suspended') return null;
   return { code: 450, text: '4.2.1 Mailbox temporarily unavailable (subscription suspended), try again later' };
 }

@@ -100,8 +100,9 @@ export async function groupNamesOf(db: Db, userId: number) {
 
 // ---- sender rules ----
 
-export async function listRules(db: Db, userId: number) {
-  return db.selectFrom('sender_rules').select(['kind', 'pattern']).where('user_id', '=', userId).orderBy('pattern').execute();
+export async function listRules(db: Db, userId: number, limit?: number) {
+  const q = db.selectFrom('sender_rules').select(['kind', 'pattern']).where('user_id', '=', userId).orderBy('pattern');
+  return (limit === undefined ? q : q.limit(limit)).execute();
 }
 
 export async function addRule(db: Db, userId: number, kind: 'block' | 'allow', pattern: string): Promise<void> {
@@ -112,9 +113,14 @@ export async function deleteRule(db: Db, userId: number, kind: 'block' | 'allow'
   await db.deleteFrom('sender_rules').where('user_id', '=', userId).where('kind', '=', kind).where('pattern', '=', pattern).execute();
 }
 
+/** What a rule may name for these senders: each address and its domain. */
+export function senderPatterns(senders: string[]): string[] {
+  return [...new Set(senders.flatMap((a) => [a, a.split('@')[1] ?? '']).filter(Boolean))];
+}
+
 /** The rules of these mailboxes that name any of these senders' addresses or domains. */
 export async function rulesFor(db: Db, userIds: number[], senders: string[]) {
-  const patterns = [...new Set(senders.flatMap((a) => [a, a.split('@')[1] ?? '']).filter(Boolean))];
+  const patterns = senderPatterns(senders);
   if (userIds.length === 0 || patterns.length === 0) return [];
   return db.selectFrom('sender_rules').select(['user_id', 'kind']).where('user_id', 'in', userIds).where('pattern', 'in', patterns).execute();
 }

@@ -5,6 +5,7 @@ import { invalid, notFound } from '../../errors.js';
 import { parseCsv, writeCsv } from './csv.js';
 import * as repo from './contact.repository.js';
 import { nameIndex } from './name-index.js';
+import type { SenderRuleCache } from './sender-rule-cache.js';
 import { parseVcards, writeVcards, type CardFields } from './vcard.js';
 
 const MAX_IMPORT_ROWS = 10_000;
@@ -19,7 +20,7 @@ const nameRowIndex = (name: string) => {
 
 /** Personal contacts, groups and sender rules of one mailbox. */
 export class ContactService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, private readonly senderRules?: SenderRuleCache) {}
 
   async list(userId: number, q: string, group?: string): Promise<ContactList> {
     if (group && (await repo.ownedGroupIds(this.db, userId, [Number(group)])).length === 0) throw notFound('Group');
@@ -151,11 +152,13 @@ export class ContactService {
 
   async addRule(userId: number, kind: 'block' | 'allow', pattern: string): Promise<SenderRules> {
     await repo.addRule(this.db, userId, kind, pattern);
+    this.senderRules?.changed(userId);
     return this.rules(userId);
   }
 
   async deleteRule(userId: number, kind: 'block' | 'allow', pattern: string): Promise<SenderRules> {
     await repo.deleteRule(this.db, userId, kind, pattern);
+    this.senderRules?.changed(userId);
     return this.rules(userId);
   }
 }

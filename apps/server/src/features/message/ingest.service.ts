@@ -1,5 +1,5 @@
 import { SystemFolder, type Address } from '@mailwing/shared';
-import { rulesFor } from '../contact/contact.repository.js';
+import { SenderRuleCache } from '../contact/sender-rule-cache.js';
 import type { Spool, StagedBlob } from '../../blob/blob-store.js';
 import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
@@ -55,7 +55,7 @@ export class IngestService {
   private rules: RuleEngine | undefined;
   private readonly commitHooks: CommitHook[] = [];
 
-  constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool, commitConcurrency: number) {
+  constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool, commitConcurrency: number, readonly senderRules = new SenderRuleCache(db)) {
     this.committer = new GroupCommitter((items) => this.commit(items), { maxBatch: 64, concurrency: commitConcurrency });
   }
 
@@ -182,7 +182,7 @@ export class IngestService {
    * goes to Spam; an allowed sender is never put there, even if also blocked.
    */
   private async applySenderRules(recipients: LocalRecipient[], senders: string[]): Promise<LocalRecipient[]> {
-    const rules = await rulesFor(this.db, recipients.map((r) => r.userId), senders.filter(Boolean));
+    const rules = await this.senderRules.matching(recipients.map((r) => r.userId), senders.filter(Boolean));
     if (rules.length === 0) return recipients;
     const blocked = new Set(rules.filter((r) => r.kind === 'block').map((r) => r.user_id));
     const allowed = new Set(rules.filter((r) => r.kind === 'allow').map((r) => r.user_id));

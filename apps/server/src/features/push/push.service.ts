@@ -13,6 +13,7 @@ import { settingsOf, DEFAULT_SETTINGS } from '../setting/setting.repository.js';
 import { endpointProblem, schemeProblem } from './endpoint.js';
 import { inQuietHours } from './quiet-hours.js';
 import * as repo from './push.repository.js';
+import { TtlCache } from '../../cache/ttl-cache.js';
 import { ensureAppKey } from '../system/app-keys.repository.js';
 
 // A day: mail older than that is better found in the app than announced late.
@@ -35,6 +36,9 @@ const SPAM = Number(SystemFolder.Spam);
 export class PushService {
   private keys: Promise<repo.VapidKeys> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  // Whether a mailbox has any device, asked after every delivery: kept 5 s per process (issue 13).
+  // A device bound through another process is notified from at most 5 s later.
+  private readonly hasDevices = new TtlCache<number, boolean>(5_000);
 
   constructor(private readonly db: Db, private readonly cfg: PushConfig, private readonly guard: OutboundGuard, private readonly log?: Logger) {}
 
@@ -53,10 +57,12 @@ export class PushService {
     if (!isP256Point(input.p256dh)) throw invalid('p256dh', 'is not a P-256 public key', 'push.key_invalid');
     if (Buffer.from(input.auth, 'base64url').length !== 16) throw invalid('auth', 'is not an auth secret', 'push.key_invalid');
     await repo.upsertSubscription(this.db, { userId: me.userId, sessionId: me.sessionId, endpoint: input.endpoint, p256dh: input.p256dh, auth: input.auth });
+    this.hasDevices.delete(me.userId);
   }
 
   async unbind(userId: number, endpoint: string): Promise<void> {
     await repo.deleteSubscription(this.db, userId, endpoint);
+    this.hasDevices.delete(userId);
   }
 
   /** Announces newly stored mail. Never throws and never delays the caller: failures are logged. */
@@ -93,7 +99,10 @@ export class PushService {
     if (maybe.length === 0) return;
     // Most mailboxes have no subscribed device: one query settles that before any other
     // (issue 13: push cost three queries on every delivery).
-    const reachable = await repo.withDevices(this.db, [...new Set(maybe.map((m) => m.userId))]);
+    const reachable = new Set<number>();
+    for (const id of new Set(maybe.map((m) => m.userId))) {
+      if (await this.hasDevices.get(id, async () => (await repo.withDevices(this.db, [id])).has(id))) reachable.add(id);
+    }
     const candidates = maybe.filter((m) => reachable.has(m.userId));
     if (candidates.length === 0) return;
     const userIds = [...new Set(candidates.map((m) => m.userId))];
