@@ -10,7 +10,7 @@ export interface SearchIndexerOptions {
   maxWaiting: number;
 }
 
-export const SEARCH_INDEXER_DEFAULTS: SearchIndexerOptions = { batch: 500, quietMs: 300, maxWaiting: 20_000 };
+export const SEARCH_INDEXER_DEFAULTS: SearchIndexerOptions = { batch: 500, quietMs: 300, maxWaiting: 5_000 };
 
 /**
  * Keeps the full-text index (GIN, `mail_search`) up with deliveries, off their critical
