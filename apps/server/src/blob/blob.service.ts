@@ -52,6 +52,9 @@ export class BlobService {
     for (const hash of await repo.unreferenced(this.db, limit)) {
       await this.db.transaction().execute(async (trx) => {
         if (!(await repo.lockIfCollectable(trx, hash))) return;
+        // File first, then the row: if the row's delete or the commit fails, what is left is a row at
+        // refcount 0 without its file, which nothing reads; a later delivery of the same bytes adds its
+        // reference under this row lock and then `reference` puts the file back from its staging link.
         await this.store.delete(hash);
         await repo.deleteRow(trx, hash);
         removed += 1;
