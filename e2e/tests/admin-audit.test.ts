@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BASE_URL, DEMO_PASSWORD } from '../env';
-import { api, apiToken, phoneSuite, screenshot, smallTargets, waitUntil } from '../helpers';
+import { BASE_URL } from '../env';
+import { api, apiToken, login, phoneSuite, screenshot, smallTargets, waitUntil } from '../helpers';
 
 // Issue 17 at 390×844: the admin sets an audit rule for bob by picking him by name, bob's
 // mail to alice is held (alice has nothing), the admin approves it on the phone, and it
@@ -12,13 +12,6 @@ const subject = `Held ${tag}`;
 let admin = '';
 let before = 'en';
 
-async function login(page: Page, email: string) {
-  await page.goto(`${BASE_URL}/#/pages/login/index`);
-  await page.locator('input[name=email]').fill(email);
-  await page.locator('input[name=password]').fill(DEMO_PASSWORD);
-  await page.locator('button[type=submit]').click();
-  await page.waitForURL(/#\/pages\/list-tab\/index/);
-}
 async function language(page: Page, lang: 'en' | 'zh') {
   await api('/setting/modifylanguage', { token: admin, query: { language: lang } });
   await page.evaluate((l) => localStorage.setItem('language', l), lang);
@@ -45,7 +38,7 @@ it('holds a member\'s mail under a rule set by name, and delivers it once the ad
   const { page } = suite;
   admin = await apiToken('admin@demo.test');
   before = (await api<{ language: string | null }>('/setting/index', { token: admin })).language ?? 'en';
-  await login(page, 'admin@demo.test');
+  await login(page, 'admin@demo.test', { waitForMail: false });
   await language(page, 'en');
   await page.goto(`${BASE_URL}/#/pages/admin/audit/index`);
   await page.reload();

@@ -1,7 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { BASE_URL, DEMO_PASSWORD } from '../env';
-import { api, apiToken, phoneSuite, screenshot } from '../helpers';
+import { BASE_URL } from '../env';
+import { api, apiToken, login, phoneSuite, screenshot } from '../helpers';
 
 // Issue 17, the admin console at 390×844: the admin opens it from Settings, adds a domain
 // and sees each record's state. The e2e server's DNS is the global setup's loopback stand-in,
@@ -10,14 +9,6 @@ import { api, apiToken, phoneSuite, screenshot } from '../helpers';
 // Screenshots of every console page in en and zh.
 const suite = phoneSuite('admin-domains');
 
-/** Like helpers' login, without waiting for mail: the admin's inbox may be empty. */
-async function login(page: Page, email: string) {
-  await page.goto(`${BASE_URL}/#/pages/login/index`);
-  await page.locator('input[name=email]').fill(email);
-  await page.locator('input[name=password]').fill(DEMO_PASSWORD);
-  await page.locator('button[type=submit]').click();
-  await page.waitForURL(/#\/pages\/list-tab\/index/);
-}
 const domain = `e2e-${Date.now().toString(36)}.test`;
 let token = '';
 let before = 'en';
@@ -35,7 +26,7 @@ it('lets the admin add a domain and see its record states; the console pages in 
   before = (await api<{ language: string | null }>('/setting/index', { token })).language ?? 'en';
   for (const lang of ['en', 'zh'] as const) {
     await api('/setting/modifylanguage', { token, query: { language: lang } });
-    if (lang === 'en') await login(page, 'admin@demo.test');
+    if (lang === 'en') await login(page, 'admin@demo.test', { waitForMail: false });
     await page.evaluate((l) => localStorage.setItem('language', l), lang);
     await page.goto(`${BASE_URL}/#/pages/setting/index`);
     await page.reload();
@@ -88,7 +79,7 @@ it('shows the company\'s name, logo and colour on the login page for ?domain=', 
 
 it('shows an ordinary user no way into the console, and the server refuses them', async () => {
   const { page } = suite;
-  await login(page, 'bob@demo.test');
+  await login(page, 'bob@demo.test', { waitForMail: false });
   await page.goto(`${BASE_URL}/#/pages/setting/index`);
   await page.locator('[data-row=version]').waitFor();
   expect(await page.locator('[data-row=adminConsole]').count()).toBe(0);
