@@ -63,7 +63,7 @@ export function parseCoordinates(text: string): { lat: number; lng: number } | n
 }
 
 /** A place from /open-location's query (or null when lat/lng are missing or out of range). */
-export function placeFromQuery(params: URLSearchParams): Place | null {
+export function placeFromQuery(params: { get(name: string): string | null }): Place | null {
   const lat = Latitude.safeParse(params.get('lat') ?? '');
   const lng = Longitude.safeParse(params.get('lng') ?? '');
   if (!lat.success || !lng.success || params.get('lat') === '' || params.get('lng') === '') return null;
