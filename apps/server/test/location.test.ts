@@ -122,7 +122,7 @@ describe('the static map in a mail', () => {
     expect(pixel(picture, 300, 150)).toEqual([0xe5, 0x39, 0x35]);
     // It is alice's upload: bob cannot read it.
     const other = await fetch(`${s.base}/h5/write/file?id=${r.data.id}`, { headers: { authorization: `Bearer ${bob}` } });
-    expect((await other.json()).code).toBe(404);
+    expect(((await other.json()) as { code: number }).code).toBe(404);
   });
 
   it('travels inside the mail as a cid: part, so the reader loads nothing from outside', async () => {
@@ -143,7 +143,8 @@ describe('the static map in a mail', () => {
   });
 
   it('refuses a place off the map, and changes nothing', async () => {
-    for (const bad of [{ lat: 95, lng: 0 }, { lat: 0, lng: 181 }, { lat: 'north', lng: 1 }, { lat: 1, lng: 1, zoom: 30 }]) {
+    const bads: Array<Record<string, string | number>> = [{ lat: 95, lng: 0 }, { lat: 0, lng: 181 }, { lat: 'north', lng: 1 }, { lat: 1, lng: 1, zoom: 30 }];
+    for (const bad of bads) {
       const r = await s.post('/h5/location/static-map', bad, alice);
       expect(r, JSON.stringify(bad)).toMatchObject({ code: 422 });
     }
