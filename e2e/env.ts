@@ -9,6 +9,8 @@ export const SMTP_PORT = 12525 + offset;
 export const MX_PORT = 12526 + offset;
 /** WeChat's stand-in (its OAuth authorize page and code exchange): the e2e server runs with WeChat login on against it. */
 export const WECHAT_PORT = 12527 + offset;
+/** The map tile server and geocoder stand-in of the location pages (issue 15 §6). */
+export const MAP_PORT = 12530 + offset;
 export const BASE_URL = `http://127.0.0.1:${HTTP_PORT}`;
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST_DIR = fileURLToPath(new URL('../apps/web/dist', import.meta.url));

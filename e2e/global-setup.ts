@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { startDnsStandIn } from '../apps/server/test/dns-standin';
 import { startDovecot } from '../apps/server/test/dovecot-peer';
+import { startMapStandIn } from './map-standin';
+import { MAP_PORT } from './env';
 import { ARTIFACTS, BASE_URL, DIST_DIR, DOVECOT_FILE, HTTP_PORT, MX_DIR, MX_PORT, REPO_ROOT, SMTP_PORT, WECHAT_OPENID, WECHAT_PORT } from './env';
 
 async function answers(): Promise<boolean> {
@@ -145,6 +147,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   });
   // Inbound mail is checked with SPF, DKIM and DMARC: its DNS stays on loopback (every name NXDOMAIN).
   const dns = await startDnsStandIn({});
+  // Map tiles and place search for the location pages (issue 15 §6).
+  const mapStandIn = await startMapStandIn();
   // Another mailbox to collect from (issue 16): a real Dovecot; the tests read where it is from DOVECOT_FILE.
   const dovecot = await startDovecot();
   dovecot.addUser('e2e-remote', 'remote-pass');
@@ -156,6 +160,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   const closeStandIns = async () => {
     await dovecot.stop();
     await dns.close();
+    mapStandIn.closeAllConnections();
+    await new Promise<void>((resolve) => mapStandIn.close(() => resolve()));
     await new Promise<void>((resolve) => mx.close(() => resolve()));
     wechat.closeAllConnections();
     await new Promise<void>((resolve) => wechat.close(() => resolve()));
@@ -175,6 +181,8 @@ export default async function setup(): Promise<() => Promise<void>> {
       OUTBOUND_ALLOW: '127.0.0.1/32',
       // Collection may dial the loopback Dovecot, whose certificate the test made.
       COLLECT_ALLOW_PRIVATE: '1', COLLECT_CA: dovecot.caFile,
+      // The location pages' tiles and geocoder: the stand-in (OUTBOUND_ALLOW above lets the server reach it).
+      MAP_TILE_URL: `http://127.0.0.1:${MAP_PORT}/tiles/{z}/{x}/{y}.png`, MAP_TILE_ATTRIBUTION: '© e2e tiles', MAP_GEOCODER_URL: `http://127.0.0.1:${MAP_PORT}/search`,
     },
     stdio: ['ignore', log, log],
     detached: true,

@@ -50,7 +50,7 @@ import { companyListRoutes } from './features/company-list/company-list.routes.j
 import { authHook } from './http/auth-hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
-import { securityHeaders } from './http/security-headers.js';
+import { securityHeadersWith } from './http/security-headers.js';
 import type { App } from './http/types.js';
 import { outboundGuard } from './net/guarded-fetch.js';
 import type { Services } from './services.js';
@@ -65,6 +65,8 @@ export function staticCacheControl(file: string): string {
   return /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 import { inviteRoutes } from './features/calendar/invite.routes.js';
+import { locationRoutes } from './features/location/location.routes.js';
+import { LocationService } from './features/location/location.service.js';
 
 /** A Fastify instance with every route, and no side effects: tests call inject() or listen() on it. */
 export async function buildApp(services: Services, opts: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
@@ -89,7 +91,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   app.decorateRequest('auth', null);
-  app.addHook('onRequest', securityHeaders);
+  app.addHook('onRequest', securityHeadersWith([config.map.tileOrigin]));
   app.addHook('onResponse', async (req, reply) => {
     req.log.debug({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
@@ -155,6 +157,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   inviteRoutes(app, services.invites);
   migrateRoutes(app, services.migrate, () => services.migrateRunner.wake(), services.people);
   announcementRoutes(app, services.announcements, services.people);
+  locationRoutes(app, new LocationService(config.map, outboundGuard(config.outbound), services.uploads));
 
   if (existsSync(config.webDist)) {
     // wildcard: files are looked up per request, so a rebuilt client is served without a restart.

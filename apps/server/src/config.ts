@@ -104,7 +104,34 @@ const Env = z.object({
   ALIPAY_PRIVATE_KEY: z.string().optional(),
   ALIPAY_PUBLIC_KEY: z.string().optional(),
   ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
+  // Location pages (issue 15 §6): the raster tile URL template ({z}/{x}/{y}) browsers load the
+  // map from (the CSP allows images from exactly its origin), and the words crediting it.
+  MAP_TILE_URL: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_TILE_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
+  // A Nominatim-compatible search endpoint (…/search?q=&format=jsonv2); unset, places are found by
+  // coordinates and the device's position only. The server asks it, through the SSRF guard.
+  MAP_GEOCODER_URL: z.string().url().optional(),
 });
+
+/**
+ * A tile URL template, checked once: http(s), {z}, {x} and {y} present, and a fixed host, so
+ * the CSP can name exactly one origin (no {s} subdomains, which would need a wildcard).
+ */
+export function tileTemplate(value: string): { url: string; origin: string } {
+  const m = /^(https?):\/\/([^/?#]+)(?:[/?#]|$)/i.exec(value);
+  if (!m) throw new Error(`MAP_TILE_URL must be an http(s) URL: ${value}`);
+  if (/[{}]/.test(m[2]!)) throw new Error('MAP_TILE_URL must name one host ({s} subdomains are not supported: the CSP names exactly one origin)');
+  let origin: string;
+  try {
+    origin = new URL(`${m[1]}://${m[2]}`).origin;
+  } catch {
+    throw new Error(`MAP_TILE_URL has no valid host: ${value}`);
+  }
+  // The origin goes into a CSP header as it is: nothing but a plain host and port may pass.
+  if (!/^https?:\/\/[A-Za-z0-9.\-[\]:]+$/.test(origin)) throw new Error(`MAP_TILE_URL has an unusable host: ${origin}`);
+  for (const part of ['{z}', '{x}', '{y}']) if (!value.includes(part)) throw new Error(`MAP_TILE_URL must contain ${part}`);
+  return { url: value, origin };
+}
 
 export interface DeliveryConfig {
   relay: string | undefined;
@@ -200,6 +227,16 @@ export interface DomainCheckConfig {
   webUrl: string | undefined;
 }
 
+export interface MapConfig {
+  /** Raster tile URL template ({z}, {x}, {y}). */
+  tileUrl: string;
+  /** The template's origin: the one image origin the CSP adds. */
+  tileOrigin: string;
+  attribution: string;
+  /** Nominatim-compatible search endpoint; undefined: search by coordinates only. */
+  geocoderUrl: string | undefined;
+}
+
 export interface Config {
   production: boolean;
   host: string;
@@ -228,6 +265,7 @@ export interface Config {
   disk: DiskConfig;
   domainCheck: DomainCheckConfig;
   west: WestConfig;
+  map: MapConfig;
 }
 
 export interface WestConfig {
@@ -254,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = Env.parse(env);
   const dataDir = path.resolve(e.DATA_DIR);
   const cores = os.availableParallelism();
+  const tiles = tileTemplate(e.MAP_TILE_URL);
   const processes = e.PROCESSES ?? (e.DATABASE_URL ? cores : 1);
   if (processes > 1 && !e.DATABASE_URL) {
     throw new Error(`PROCESSES=${processes} needs DATABASE_URL: the embedded database (PGlite) can be opened by one process only`);
@@ -304,6 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       alipay: e.ALIPAY_APP_ID && e.ALIPAY_PRIVATE_KEY && e.ALIPAY_PUBLIC_KEY
         ? { appId: e.ALIPAY_APP_ID, privateKey: e.ALIPAY_PRIVATE_KEY, publicKey: e.ALIPAY_PUBLIC_KEY, gateway: e.ALIPAY_GATEWAY } : undefined,
     },
+    map: { tileUrl: tiles.url, tileOrigin: tiles.origin, attribution: e.MAP_TILE_ATTRIBUTION, geocoderUrl: e.MAP_GEOCODER_URL },
   };
 }
 
@@ -343,6 +383,8 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     // Empty servers: the test's own DNS stand-in (delivery.dnsServers); never the machine's resolver.
     domainCheck: { dnsServers: [], timeoutMs: 500, sendingIps: ['192.0.2.25'], webUrl: 'http://127.0.0.1/' },
     west: { mailDomain: undefined, sandboxPay: true, publicUrl: 'http://127.0.0.1', alipay: undefined },
+    // No tile server or geocoder unless a test starts its loopback stand-in and points here.
+    map: { tileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png', tileOrigin: 'http://127.0.0.1:9', attribution: 'test tiles', geocoderUrl: undefined },
     ...overrides,
   };
 }

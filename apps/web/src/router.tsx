@@ -104,6 +104,9 @@ const AdminAliasesPage = lazy(() => groupsArea().then((m) => ({ default: m.Admin
 const AdminGroupsPage = lazy(() => groupsArea().then((m) => ({ default: m.AdminGroupsPage })));
 // People, departments and quotas (issue 17, scope 2): the console page's own chunk.
 const AdminPeoplePage = lazy(() => import('./pages/admin/people/area').then((m) => ({ default: m.AdminPeoplePage })));
+// Location pages (issue 15 §6): the map library loads with them only.
+const ChooseLocationPage = lazy(() => import('./pages/choose-location'));
+const OpenLocationPage = lazy(() => import('./pages/open-location'));
 
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
@@ -199,5 +202,8 @@ export const router = createHashRouter([
   { path: '/pages/audit/preview', element: lazyPage(AuditPreviewPage) },
   // The auditor's notification-mail link works without a session: the token is the credential.
   { path: '/pages/audit/link/index', element: lazyPage(AuditLinkPage, false) },
+  { path: '/choose-location', element: lazyPage(ChooseLocationPage) },
+  // A mail's place link: its reader may have no session here.
+  { path: '/open-location', element: lazyPage(OpenLocationPage, false) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

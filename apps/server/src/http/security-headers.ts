@@ -3,11 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 // A strict policy on every response (issue 2 §7). Mail bodies render in a sandboxed
 // srcdoc iframe that inherits this policy, so no mail can run script or load
 // anything from outside our origin. antd-mobile sets inline styles, hence style-src.
-const CSP = [
+const policy = (imageOrigins: readonly string[]) => [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  // The location pages' map tiles (issue 15 §6) come from the one configured tile origin
+  // (config.ts checks it is a plain origin); nothing else from outside.
+  ["img-src 'self' data: blob:", ...imageOrigins].join(' '),
   "font-src 'self' data:",
   "connect-src 'self'",
   "media-src 'self' blob:",
@@ -18,6 +20,17 @@ const CSP = [
   "form-action 'self'",
   "frame-ancestors 'self'",
 ].join('; ');
+
+const CSP = policy([]);
+
+/** The headers, with images also allowed from these origins (the map's tile server). */
+export function securityHeadersWith(imageOrigins: readonly string[]): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const csp = policy(imageOrigins);
+  return async (req, reply) => {
+    await securityHeaders(req, reply);
+    reply.header('Content-Security-Policy', csp);
+  };
+}
 
 export async function securityHeaders(req: FastifyRequest, reply: FastifyReply): Promise<void> {
   // API answers hold mail, contacts and tokens: no shared or disk cache may keep them

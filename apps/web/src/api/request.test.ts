@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Modal, Toast } from 'antd-mobile';
 import { session, sessionStore } from '../state/session';
 import { setLanguage } from '../i18n';
-import { errorText, request, type ApiError } from './request';
+import { apiBaseFor, errorText, request, type ApiError } from './request';
 
 // fetch is the browser boundary: the tests stand in for the server there and
 // let everything of ours (envelope handling, session, antd-mobile UI) run.
@@ -244,5 +244,17 @@ describe('errorText', () => {
   it('flattens nested values', () => {
     expect(errorText({ a: ['x', 'y'], b: 'z' })).toBe('x,y,z');
     expect(errorText(undefined)).toBe('');
+  });
+});
+
+describe('API base (spec §7)', () => {
+  it('is the page origin plus /h5 when served over HTTP, whatever the fallback', () => {
+    expect(apiBaseFor({ protocol: 'https:', origin: 'https://mail.acme.com' }, 'https://other.example')).toBe('https://mail.acme.com/h5');
+  });
+  it('is the build-time fallback host for a page opened from a file', () => {
+    expect(apiBaseFor({ protocol: 'file:', origin: 'null' }, 'https://mail.acme.com/')).toBe('https://mail.acme.com/h5');
+  });
+  it('without a fallback host, a file page keeps its own (unusable) origin rather than guessing one', () => {
+    expect(apiBaseFor({ protocol: 'file:', origin: 'null' }, undefined)).toBe('null/h5');
   });
 });

@@ -76,8 +76,20 @@ interface Envelope {
 
 const AUTO_LOGIN_PATH = '/login/h5-auto-login';
 
+/**
+ * Spec §7: the page's own origin plus /h5, or, for a page opened from a file (file: has no
+ * origin to call), the fixed fallback host. That host is a build setting: set
+ * VITE_API_FALLBACK_HOST (e.g. https://mail.example.com) when running `npm run build`.
+ */
+export function apiBaseFor(location: Pick<Location, 'protocol' | 'origin'>, fallbackHost: string | undefined): string {
+  if (location.protocol === 'file:' || location.origin === 'null') {
+    if (fallbackHost) return `${fallbackHost.replace(/\/+$/, '')}/h5`;
+  }
+  return `${location.origin}/h5`;
+}
+
 export function apiBase(): string {
-  return `${window.location.origin}/h5`;
+  return apiBaseFor(window.location, import.meta.env.VITE_API_FALLBACK_HOST as string | undefined);
 }
 
 function appendParams(query: URLSearchParams, data: Params | undefined): void {

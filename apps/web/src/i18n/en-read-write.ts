@@ -19,4 +19,6 @@ export const enReadWrite = {
   } as Record<string, string>,
   refusedRecipient: (address: string, why: string) => `${address}: ${why}`,
   recipientRefused: 'A recipient was refused',
+  // Location pages (issue 15 §6): the compose option that opens /choose-location.
+  insertLocation: 'Location',
 };

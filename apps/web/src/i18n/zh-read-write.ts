@@ -19,4 +19,6 @@ export const zhReadWrite: typeof enReadWrite = {
   },
   refusedRecipient: (address: string, why: string) => `${address}：${why}`,
   recipientRefused: '有收件人被拒绝',
+  // 位置页（第 15 号问题 §6）：写信页打开 /choose-location 的选项。
+  insertLocation: '位置',
 };

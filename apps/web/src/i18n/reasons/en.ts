@@ -277,6 +277,10 @@ export const enReasons: Record<ReasonCode, string> = {
   'west.provider_unavailable': 'This payment method is not available.',
   'west.seats_out_of_range': 'That number of mailboxes is not available for this plan.',
   'west.ticket_expired': 'The verification expired. Please log in again.',
+  // Location pages (issue 15 §6)
+  'location.map_unavailable': 'The map could not be loaded. The place is added as a link only.',
+  'location.search_failed': 'Place search is not available right now. Enter coordinates instead.',
+  'location.search_off': 'Searching by place name is not set up on this server. Enter coordinates, e.g. 31.2304, 121.4737.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

@@ -277,6 +277,10 @@ export const zhReasons: Record<ReasonCode, string> = {
   'west.provider_unavailable': '该支付方式不可用。',
   'west.seats_out_of_range': '该套餐不支持这个邮箱数。',
   'west.ticket_expired': '验证已过期，请重新登录。',
+  // Location pages (issue 15 §6)
+  'location.map_unavailable': '地图加载失败，位置仅以链接形式插入。',
+  'location.search_failed': '暂时无法搜索地点，请输入经纬度。',
+  'location.search_off': '本服务器未开通地名搜索，请输入经纬度，例如 31.2304, 121.4737。',
 };
 
 /** `rate.limited` when the server said how long to wait. */

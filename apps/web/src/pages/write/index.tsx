@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Button, DatePicker, Dialog, SpinLoading, Switch, Toast } from 'antd-mobile';
-import { ClockCircleOutline, CloseOutline, LinkOutline, RightOutline } from 'antd-mobile-icons';
+import { ClockCircleOutline, CloseOutline, EnvironmentOutline, LinkOutline, RightOutline } from 'antd-mobile-icons';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DATE_PICKER_YEARS, isImageFile, type ComposeMode } from '@mailwing/shared';
 import { api, refreshMbox, uploadedFileUrl } from '../../api/endpoints';
@@ -351,6 +351,20 @@ export default function WritePage() {
             >
               <LinkOutline />
               <span>{m.largeAttachFromDisk}</span>
+              <RightOutline className="mw-option-arrow" />
+            </a>
+            <a
+              className="mw-option"
+              role="button"
+              data-option="location"
+              onClick={() => {
+                // The place comes back as a link and a small map at the end of the body (issue 15 §6).
+                staying.current = true;
+                navigate('/choose-location?for=write');
+              }}
+            >
+              <EnvironmentOutline />
+              <span>{rw.insertLocation}</span>
               <RightOutline className="mw-option-arrow" />
             </a>
             <label className="mw-option">
