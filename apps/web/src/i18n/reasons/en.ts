@@ -277,6 +277,9 @@ export const enReasons: Record<ReasonCode, string> = {
   'west.provider_unavailable': 'This payment method is not available.',
   'west.seats_out_of_range': 'That number of mailboxes is not available for this plan.',
   'west.ticket_expired': 'The verification expired. Please log in again.',
+  // Issue 15 (client traps): contacts import.
+  'contact.import_empty': 'No contacts found: the file is empty or is not a vCard (.vcf) or CSV file.',
+  'contact.import_none_valid': 'No contact in this file could be imported: each needs a name and a valid e-mail address.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

@@ -277,6 +277,9 @@ export const zhReasons: Record<ReasonCode, string> = {
   'west.provider_unavailable': '该支付方式不可用。',
   'west.seats_out_of_range': '该套餐不支持这个邮箱数。',
   'west.ticket_expired': '验证已过期，请重新登录。',
+  // Issue 15 (client traps): contacts import.
+  'contact.import_empty': '未找到联系人：文件为空，或不是 vCard（.vcf）或 CSV 文件。',
+  'contact.import_none_valid': '文件中的联系人均无法导入：每个联系人都需要姓名和有效的邮箱地址。',
 };
 
 /** `rate.limited` when the server said how long to wait. */
