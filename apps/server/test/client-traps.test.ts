@@ -69,3 +69,10 @@ describe('contacts import that takes nothing', () => {
     expect(mixed).toMatchObject({ code: 200, data: { imported: 1, updated: 0, errors: [{ line: 6 }] } });
   });
 });
+
+describe('not logged in (spec §8)', () => {
+  it('tells a call without a session from one whose session ended', async () => {
+    expect(await (await fetch(`${s.base}/h5/mbox/index`)).json()).toMatchObject({ code: 401, reason: 'session.missing' });
+    expect(await (await fetch(`${s.base}/h5/mbox/index?t=no-such-token`)).json()).toMatchObject({ code: 401, reason: 'session.expired' });
+  });
+});

@@ -19,4 +19,6 @@ export const enReadWrite = {
   } as Record<string, string>,
   refusedRecipient: (address: string, why: string) => `${address}: ${why}`,
   recipientRefused: 'A recipient was refused',
+  // Issue 15, spec §8: a file type nothing here can show.
+  noAppToOpen: 'Unable to open the attachment: no suitable app on this device. You can download it instead.',
 };

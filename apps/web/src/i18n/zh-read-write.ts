@@ -19,4 +19,6 @@ export const zhReadWrite: typeof enReadWrite = {
   },
   refusedRecipient: (address: string, why: string) => `${address}：${why}`,
   recipientRefused: '有收件人被拒绝',
+  // Issue 15, spec §8: a file type nothing here can show.
+  noAppToOpen: '无法打开附件（没有合适的应用），可以下载后查看。',
 };

@@ -280,6 +280,9 @@ export const enReasons: Record<ReasonCode, string> = {
   // Issue 15 (client traps): contacts import.
   'contact.import_empty': 'No contacts found: the file is empty or is not a vCard (.vcf) or CSV file.',
   'contact.import_none_valid': 'No contact in this file could be imported: each needs a name and a valid e-mail address.',
+  // Issue 15: spec §8's 'not logged in' and 'system busy, please retry'.
+  'session.missing': 'Not logged in. Please log in.',
+  'server.busy': 'System busy, please retry.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

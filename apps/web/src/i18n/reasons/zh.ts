@@ -280,6 +280,9 @@ export const zhReasons: Record<ReasonCode, string> = {
   // Issue 15 (client traps): contacts import.
   'contact.import_empty': '未找到联系人：文件为空，或不是 vCard（.vcf）或 CSV 文件。',
   'contact.import_none_valid': '文件中的联系人均无法导入：每个联系人都需要姓名和有效的邮箱地址。',
+  // Issue 15: spec §8's 'not logged in' and 'system busy, please retry'.
+  'session.missing': '未登录，请先登录。',
+  'server.busy': '系统繁忙，请重试。',
 };
 
 /** `rate.limited` when the server said how long to wait. */
