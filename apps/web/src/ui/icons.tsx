@@ -36,3 +36,16 @@ export function GearIcon() {
     </svg>
   );
 }
+
+/**
+ * A paperclip: a mail has attachments (issue 15: the one sign for attachments, in
+ * lists and in compose). antd-mobile-icons has none; its LinkOutline (a chain, 2 KB
+ * of the first screen) read as "link".
+ */
+export function PaperclipIcon({ label }: { label?: string }) {
+  return (
+    <svg {...box} aria-hidden={label ? undefined : true} role={label ? 'img' : undefined} aria-label={label} strokeWidth={1.7} style={{ verticalAlign: '-0.125em' }}>
+      <path d="M20.5 11.5 12 20a5.5 5.5 0 0 1-7.8-7.8l9.2-9.2a3.7 3.7 0 0 1 5.2 5.2l-9.2 9.2a1.8 1.8 0 0 1-2.6-2.6l8.5-8.5" />
+    </svg>
+  );
+}

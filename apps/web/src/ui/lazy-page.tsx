@@ -35,11 +35,11 @@ export function PageLoading() {
 
 /** Shows a retry instead of a blank page when a page's chunk fails (or times out) to load. */
 export class PageBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
+  override state = { failed: false };
   static getDerivedStateFromError() {
     return { failed: true };
   }
-  render() {
+  override render() {
     return this.state.failed ? <ErrorState onRetry={retry} /> : this.props.children;
   }
 }
