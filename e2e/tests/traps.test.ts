@@ -209,6 +209,9 @@ async function tooSmall(page: Page): Promise<Array<{ what: string; w: number; h:
       if (style.visibility === 'hidden' || el.closest('[aria-hidden=true], .adm-index-bar-sidebar')) continue;
       // A text input's target is its row; the row is measured as the list item.
       if (el.matches('input, textarea') && el.closest('.adm-list-item, .adm-search-bar, .mw-addr')) continue;
+      // A control inside a <label> is pressed through the whole label: that is its target.
+      const label = el.closest('label')?.getBoundingClientRect();
+      if (label && label.width >= 44 && label.height >= 44) continue;
       const w = Math.round(r.width * 10) / 10;
       const h = Math.round(r.height * 10) / 10;
       if (w < 44 || h < 44) out.push({ what: `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 40)} "${(el.textContent ?? el.getAttribute('aria-label') ?? '').trim().slice(0, 20)}"`, w, h });
