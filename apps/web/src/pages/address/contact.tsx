@@ -97,7 +97,7 @@ export default function ContactPage() {
               </div>
               <div className="mw-ab-profile-sub">{contact.email}</div>
             </div>
-            <div className="mw-ab-actions">
+            <div className="mw-ab-actions mw-ab-card-actions">
               <Button color="primary" onClick={() => writeTo(navigate, contact.name, contact.email)} data-action="write">
                 <MailOutline /> {m.abWriteMail}
               </Button>
