@@ -24,4 +24,6 @@ export const notFound = (what: NotFoundSubject = 'Mail') => new AppError(Code.No
 export const invalid = (field: string, message: string, reason: ReasonCode = 'input.invalid') =>
   new AppError(Code.Invalid, { [field]: message }, { reason, reasons: { [field]: reason } });
 export const unauthorized = () => new AppError(Code.Unauthorized, 'You are currently logged out. Please log in again.', { reason: 'session.expired' });
+/** A call that carries no token at all (spec §8 "not logged in"), as opposed to one whose session ended. */
+export const notLoggedIn = () => new AppError(Code.Unauthorized, 'Not logged in', { reason: 'session.missing' });
 export const forbidden = (message = 'You are not allowed to do this', reason: ReasonCode = 'access.forbidden') => new AppError(Code.Forbidden, message, { reason });

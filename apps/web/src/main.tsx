@@ -7,6 +7,7 @@ import { RouterProvider } from 'react-router-dom';
 import { useLanguage } from './i18n';
 import { router } from './router';
 import { followAccount } from './state/settings';
+import { keyboardButtons } from './ui/keyboard';
 import './styles.css';
 
 function App() {
@@ -27,6 +28,9 @@ createRoot(document.getElementById('root') as HTMLElement).render(
 // Live updates follow the session: open while logged in, closed at logout.
 // Loaded after the first screen; nothing on it waits for the stream.
 void import('./api/live').then(({ startLiveUpdates }) => startLiveUpdates());
+
+// Issue 15: controls that are not native buttons still work from the keyboard.
+keyboardButtons();
 
 // The account's settings load with each session, for its language (it follows
 // the account across devices).

@@ -1,5 +1,4 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { SpinLoading } from 'antd-mobile';
+import { Suspense, type ComponentType, type ReactNode } from 'react';
 import { createHashRouter } from 'react-router-dom';
 import AddressPage from './pages/address';
 import StartPage from './pages/index';
@@ -11,6 +10,8 @@ import { loadAccountPages } from './pages/setting/load-account-pages';
 import SettingPage from './pages/setting';
 import { RequireSession } from './ui/require-session';
 import { TAB_ROUTES, TabLayout } from './ui/tab-layout';
+// Spec §9's page-load delay and time-outs (issue 15): lazy() fails a chunk late by 120 s.
+import { lazy, PageBoundary, PageLoading } from './ui/lazy-page';
 
 // First screen (spec §2's entry, login and the four tabs) is in the main
 // bundle; every other page loads on demand to keep the first download small.
@@ -108,12 +109,8 @@ const AdminPeoplePage = lazy(() => import('./pages/admin/people/area').then((m) 
 const ChooseLocationPage = lazy(() => import('./pages/choose-location'));
 const OpenLocationPage = lazy(() => import('./pages/open-location'));
 
-function Loading() {
-  return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
-}
-
 function lazyPage(Page: ComponentType, guarded = true): ReactNode {
-  const page = <Suspense fallback={<Loading />}><Page /></Suspense>;
+  const page = <PageBoundary><Suspense fallback={<PageLoading />}><Page /></Suspense></PageBoundary>;
   return guarded ? <RequireSession>{page}</RequireSession> : page;
 }
 

@@ -24,7 +24,7 @@ export interface MailTimeWords {
 
 export const MAIL_TIME_WORDS_EN: MailTimeWords = {
   justNow: 'just now',
-  minutesAgo: (n) => `${n} minutes ago`,
+  minutesAgo: (n) => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).format(-n, 'minute'),
   today: 'Today',
   yesterday: 'Yesterday',
   dayBeforeYesterday: 'Day before yesterday',
@@ -32,7 +32,7 @@ export const MAIL_TIME_WORDS_EN: MailTimeWords = {
 
 export const MAIL_TIME_WORDS_ZH: MailTimeWords = {
   justNow: '刚刚',
-  minutesAgo: (n) => `${n}分钟前`,
+  minutesAgo: (n) => new Intl.RelativeTimeFormat('zh', { numeric: 'auto' }).format(-n, 'minute'),
   today: '今天',
   yesterday: '昨天',
   dayBeforeYesterday: '前天',

@@ -65,6 +65,10 @@ export const ReasonCodes = [
   'west.bad_credentials', 'west.balance_low', 'west.captcha_invalid', 'west.code_invalid', 'west.code_too_soon', 'west.no_term', 'west.price_changed', 'west.provider_unavailable', 'west.seats_out_of_range', 'west.ticket_expired',
   // Location pages (issue 15 §6)
   'location.map_unavailable', 'location.search_failed', 'location.search_off',
+  // Issue 15 (client traps): a contacts import that took nothing is refused, not "0 imported".
+  'contact.import_empty', 'contact.import_none_valid',
+  // Issue 15 (spec §8 messages): a call without any session; an overloaded server (HTTP 503/429).
+  'session.missing', 'server.busy',
 ] as const;
 
 /** What a 404 was about; each has its own reason code (`mail.not_found`, …). */

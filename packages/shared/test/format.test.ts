@@ -22,6 +22,9 @@ describe('formatMailTime', () => {
     expect(formatMailTime(at(new Date(2026, 10, 22, 15, 29, 30)), now)).toBe('just now');
     expect(formatMailTime(at(new Date(2026, 10, 22, 15, 5, 0)), now)).toBe('25 minutes ago');
     expect(formatMailTime(at(new Date(2026, 10, 22, 15, 5, 0)), now, MAIL_TIME_WORDS_ZH)).toBe('25分钟前');
+    // Issue 15: one minute is singular ("1 minutes ago" was the trap), in both languages.
+    expect(formatMailTime(at(new Date(2026, 10, 22, 15, 28, 30)), now)).toBe('1 minute ago');
+    expect(formatMailTime(at(new Date(2026, 10, 22, 15, 28, 30)), now, MAIL_TIME_WORDS_ZH)).toBe('1分钟前');
   });
   it('names today, yesterday and the day before with hh:mm', () => {
     expect(formatMailTime(at(new Date(2026, 10, 22, 9, 7)), now)).toBe('Today 09:07');

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { unauthorized } from '../errors.js';
+import { notLoggedIn, unauthorized } from '../errors.js';
 import type { AuthService } from '../features/auth/auth.service.js';
 
 /** The token from `Authorization: Bearer` or the `t` query parameter (spec §7, DESIGN.md). */
@@ -17,6 +17,7 @@ export function authHook(auth: AuthService) {
     // web client, are a transport matter (HTTP 404, API.md) whoever asks.
     if (req.is404 || req.routeOptions.config?.public || !req.routeOptions.url?.startsWith('/h5/')) return;
     const token = tokenOf(req);
+    if (!token) throw notLoggedIn();
     const ctx = token ? await auth.authenticate(token) : null;
     if (!ctx) throw unauthorized();
     req.auth = ctx;

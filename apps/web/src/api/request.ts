@@ -1,7 +1,7 @@
 import { Modal, Toast } from 'antd-mobile';
 import { Code, REQUEST_TIMEOUT_MS, TOAST_MS } from '@mailwing/shared';
 import { messages } from '../i18n';
-import { refusalText } from '../i18n/reason-text';
+import { reasonText, refusalText } from '../i18n/reason-text';
 import { session } from '../state/session';
 
 // The only module that talks to the server (DESIGN.md). Spec §7: base is the
@@ -164,7 +164,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       // Offline, refused, or our own timeout abort.
       throw new ApiError(0, m.requestFailedRetry);
     }
-    // Spec §8: a non-2xx HTTP status is rejected without a message.
+    // Spec §8: a non-2xx HTTP status is rejected without a message, except an
+    // overloaded server or proxy (503, 429): "system busy, please retry" (issue 15).
+    if (response.status === 503 || response.status === 429) throw new ApiError(0, (await reasonText('server.busy')) ?? m.requestFailedRetry, {}, undefined, 'server.busy');
     if (!response.ok) throw new ApiError(-response.status, `HTTP ${response.status}`);
     try {
       envelope = (await response.json()) as Envelope;
@@ -196,6 +198,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     const hadSession = Boolean(token) && token === session.get().token;
     if (!quiet) toast(hadSession ? m.loggedOut : text || m.requestFailed);
     if (hadSession) session.logout();
+    // A call that had no session at all: "not logged in", and to the login page (spec §8).
+    else if (reason === 'session.missing' && !quiet) window.location.replace('#/pages/login/index');
     throw new ApiError(code, text || m.loggedOut, {}, undefined, reason);
   }
   if (code === Code.AutoLoginRefused) {

@@ -7,6 +7,7 @@ export const enAddress = {
   titleSearchMember: 'Search members',
   titleMemberEdit: 'Edit member',
   titleContactNew: 'New contact',
+  titleContactCard: 'Contact',
   titleContactEdit: 'Edit contact',
   titleGroups: 'Groups',
   titleTransfer: 'Import and export',

@@ -39,7 +39,7 @@ export const enOrganise = {
   autoArchiveHint: 'Move mail older than this to Mail history',
   autoArchiveDays: (days: number) => (days === 0 ? 'Off' : `After ${days} days`),
   chooseTargetMany: (n: number) => `Choose the folder to move ${n} mails to`,
-  movedMany: (n: number) => `${n} mails moved`,
+  movedMany: (n: number) => `${n} ${n === 1 ? 'mail' : 'mails'} moved`,
   // Tags ("Mark as")
   markAs: 'Mark as',
   newTag: 'New tag',

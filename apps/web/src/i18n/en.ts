@@ -149,7 +149,8 @@ export const en = {
   appNotes: 'Notes',
   // Mail time words, spec §9
   justNow: 'just now',
-  minutesAgo: (n: number) => `${n} minutes ago`,
+  // Intl words the plural and the relative form ("1 minute ago", "5 minutes ago").
+  minutesAgo: (n: number) => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).format(-n, 'minute'),
   today: 'Today',
   yesterday: 'Yesterday',
   dayBeforeYesterday: 'Day before yesterday',
@@ -219,7 +220,7 @@ export const en = {
   conversation: (n: number) => `Conversation (${n})`,
   thisMail: 'This mail',
   deliveryStatus: 'Delivery status',
-  attempts: (n: number) => `${n} attempts`,
+  attempts: (n: number) => `${n} ${n === 1 ? 'attempt' : 'attempts'}`,
   recall: 'Recall',
   recallConfirm: 'Recall this mail? Recipients who have read it, or are outside this company, keep it.',
   recallResults: 'Recall results',

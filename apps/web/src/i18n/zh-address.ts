@@ -8,6 +8,7 @@ export const zhAddress: typeof enAddress = {
   titleSearchMember: '搜索成员',
   titleMemberEdit: '编辑成员',
   titleContactNew: '新建联系人',
+  titleContactCard: '联系人',
   titleContactEdit: '编辑联系人',
   titleGroups: '分组',
   titleTransfer: '导入导出',

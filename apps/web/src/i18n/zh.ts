@@ -137,7 +137,7 @@ export const zh: Messages = {
   mbUnbind: '解绑',
   appNotes: '云笔记',
   justNow: '刚刚',
-  minutesAgo: (n: number) => `${n}分钟前`,
+  minutesAgo: (n: number) => new Intl.RelativeTimeFormat('zh', { numeric: 'auto' }).format(-n, 'minute'),
   today: '今天',
   yesterday: '昨天',
   dayBeforeYesterday: '前天',

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Badge, List } from 'antd-mobile';
-import { FolderOutline } from 'antd-mobile-icons';
 import { badgeText, type Folder, type MboxIndex } from '@mailwing/shared';
 import { useT } from '../i18n';
 import { folderName } from './folder-name';
+import { FolderIcon } from './icons';
 
 /** Custom folders in tree order with their depth (folders nest up to 3 levels, spec §5). */
 export function folderTree(custom: readonly Folder[]): Array<{ folder: Folder; depth: number }> {
@@ -41,7 +41,7 @@ export function FolderList({ mbox, onPick, extra, description, disabled }: Folde
     <List.Item
       key={folder.mid}
       data-mid={folder.mid}
-      prefix={<FolderOutline className="mw-folder-icon" style={{ marginLeft: depth * 16 }} />}
+      prefix={<FolderIcon mid={folder.mid} className="mw-folder-icon" style={{ marginLeft: depth * 16 }} />}
       description={description?.(folder)}
       extra={extra ? extra(folder) : folder.count > 0 ? <Badge content={badgeText(folder.count)} /> : null}
       disabled={disabled?.(folder)}

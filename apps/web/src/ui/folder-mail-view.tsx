@@ -20,6 +20,8 @@ import { EmptyState, ErrorState } from './state-view';
 const BatchBar = lazy(() => import('./batch-bar'));
 // Unread announcements over the inbox: its own small chunk, fetched after the inbox shows (first-screen budget).
 const AnnouncementBanner = lazy(() => import('../pages/modules/announcements/banner'));
+// The current mailbox and "mark all read" over the list (issue 15): its own chunk, after the inbox shows.
+const FolderStrip = lazy(() => import('./folder-strip'));
 
 export const SEARCH_ROUTE = '/pages/modules/search-mail/index';
 export const TAG_LIST_ROUTE = '/pages/modules/tag-list/index';
@@ -273,6 +275,11 @@ function FolderMailPage({ mid, title, navTitle, tab = false, back, filter, tag, 
       header={(
         <>
           {tab && <Suspense fallback={null}><AnnouncementBanner /></Suspense>}
+          {!selection.active && (
+            <Suspense fallback={null}>
+              <FolderStrip mid={mid} tab={tab} onAllRead={() => setItems((prev) => prev.map((x) => (x.read ? x : { ...x, read: true })))} />
+            </Suspense>
+          )}
           <FilterBar filter={filter} tag={tag} onChange={setFilters} disabled={selection.active} />
         </>
       )}

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { formatMailTime, SystemFolder, type MailSummary } from '@mailwing/shared';
-import { CheckOutline, LinkOutline, StarFill } from 'antd-mobile-icons';
+import { CheckOutline, StarFill } from 'antd-mobile-icons';
 import { timeWords, useT } from '../i18n';
+import { PaperclipIcon } from './icons';
 import { useLongPress } from './long-press';
 import { RowStatus } from './mail-status';
 import { TagChips } from './tag-chips';
@@ -81,7 +82,7 @@ export function MailRow({ mail, onOpen, selecting = false, selected = false, onT
             {mail.subject ? renderText(mail.subject) : m.noSubject}
           </span>
           <span className="mw-mail-marks">
-            {mail.hasAttach && <LinkOutline aria-label={m.attachment} />}
+            {mail.hasAttach && <PaperclipIcon label={m.attachment} />}
             {mail.star && <StarFill className="mw-star" aria-label={m.starred} />}
           </span>
         </div>

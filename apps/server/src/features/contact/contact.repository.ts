@@ -13,7 +13,9 @@ export async function listContacts(db: Db, userId: number, q: string, groupId?: 
     const like = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     // Pinyin too: "lilei" or "li lei" finds 李雷.
     query = query.where((eb) => eb.or([eb('c.name', 'ilike', like), eb('c.email', 'ilike', like), eb('c.sort_key', 'ilike', like),
-      eb(sql`replace(c.sort_key, ' ', '')`, 'ilike', like), eb('c.company', 'ilike', like), eb('c.phone', 'ilike', like)]));
+      eb(sql`replace(c.sort_key, ' ', '')`, 'ilike', like), eb('c.company', 'ilike', like), eb('c.phone', 'ilike', like),
+      // Pinyin initials too (issue 15): "zw" finds 张伟 ("zhang wei" → "zw").
+      eb(sql`array_to_string(array(SELECT left(w, 1) FROM unnest(string_to_array(ltrim(c.sort_key, '~'), ' ')) AS w), '')`, 'ilike', like)]));
   }
   if (groupId !== undefined) {
     query = query.where(({ exists, selectFrom }) => exists(selectFrom('contact_group_members as gm').select(sql`1`.as('x')).whereRef('gm.contact_id', '=', 'c.id').where('gm.group_id', '=', groupId)));

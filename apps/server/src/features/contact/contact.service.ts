@@ -1,7 +1,7 @@
 import type { Contact, ContactInput, ContactList, ImportResult, SenderRules } from '@mailwing/shared';
-import { ContactMessages, isEmail } from '@mailwing/shared';
+import { Code, ContactMessages, isEmail } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
-import { invalid, notFound } from '../../errors.js';
+import { AppError, invalid, notFound } from '../../errors.js';
 import { parseCsv, writeCsv } from './csv.js';
 import * as repo from './contact.repository.js';
 import { nameIndex } from './name-index.js';
@@ -132,6 +132,15 @@ export class ContactService {
         }
       }
     });
+    // Nothing taken is not a success (issue 15: a garbage file said "0 imported"): the
+    // transaction above wrote nothing, and the refusal says why by its code.
+    if (imported + updated === 0) {
+      if (rows.length === 0) throw invalid('file', 'No contacts found: the file is empty or is not a vCard or CSV file', 'contact.import_empty');
+      const first = errors[0];
+      throw new AppError(Code.Invalid, { file: `No contact could be imported${first ? ` (line ${first.line}: ${first.message})` : ''}` }, {
+        reason: 'contact.import_none_valid', reasons: { file: 'contact.import_none_valid' }, errors,
+      });
+    }
     return { imported, updated, errors };
   }
 

@@ -19,19 +19,27 @@ export async function subtree(db: Db, companyId: number, deptId: number): Promis
 
 const memberColumns = ['u.id', 'u.name', 'u.email', 'u.department_id', 'u.job_title', 'u.phone', 'u.role'] as const;
 
-export async function members(db: Db, companyId: number, f: { deptIds?: number[]; q: string }, limit: number, offset: number) {
+export async function members(db: Db, companyId: number, f: { deptIds?: number[]; q: string; alsoIds?: number[] }, limit: number, offset: number) {
   let q = db.selectFrom('users as u').leftJoin('departments as d', 'd.id', 'u.department_id')
     .where('u.company_id', '=', companyId).where('u.status', '=', 'active');
   if (f.deptIds) q = q.where('u.department_id', 'in', f.deptIds.length > 0 ? f.deptIds : [-1]);
   if (f.q) {
     const like = `%${f.q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    q = q.where((eb) => eb.or([eb('u.name', 'ilike', like), eb('u.email', 'ilike', like), eb('u.job_title', 'ilike', like), eb('u.phone', 'ilike', like), eb('d.name', 'ilike', like)]));
+    const also = f.alsoIds ?? [];
+    q = q.where((eb) => eb.or([eb('u.name', 'ilike', like), eb('u.email', 'ilike', like), eb('u.job_title', 'ilike', like), eb('u.phone', 'ilike', like), eb('d.name', 'ilike', like),
+      ...(also.length > 0 ? [eb('u.id', 'in', also)] : [])]));
   }
   const [rows, count] = await Promise.all([
     q.select(memberColumns).select(sql<string>`coalesce(d.name, '')`.as('department')).orderBy('u.name').orderBy('u.id').limit(limit).offset(offset).execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
+}
+
+/** The company's active members whose names have Chinese characters, for a pinyin search (issue 15). */
+export async function chineseNamedMembers(db: Db, companyId: number) {
+  return db.selectFrom('users').select(['id', 'name']).where('company_id', '=', companyId).where('status', '=', 'active')
+    .where(sql<boolean>`name ~ '[\u3400-\u9fff]'`).limit(50_000).execute();
 }
 
 export async function member(db: Db, companyId: number, id: number) {

@@ -4,6 +4,7 @@ import { forbidden, invalid, notFound } from '../../errors.js';
 import { findUserByEmail } from '../account/account.repository.js';
 import type { CompanyService } from '../admin/company.service.js';
 import type { AuthContext } from '../auth/auth.service.js';
+import { matchesPinyin, pinyinQuery } from '../contact/name-index.js';
 import * as repo from './directory.repository.js';
 import { sendWelcome } from '../welcome/welcome.service.js';
 
@@ -33,7 +34,11 @@ export class DirectoryService {
   async members(me: AuthContext, q: { dept?: string; deep: boolean; q: string; page: number; size: number }): Promise<MemberList> {
     let deptIds: number[] | undefined;
     if (q.dept !== undefined) deptIds = q.deep ? await repo.subtree(this.db, me.companyId, Number(q.dept)) : [Number(q.dept)];
-    const { rows, total } = await repo.members(this.db, me.companyId, { deptIds, q: q.q }, q.size, (q.page - 1) * q.size);
+    // Pinyin (issue 15): "zw" or "zhangwei" finds 张伟. Names have no pinyin column, so the
+    // Chinese ones are matched here and their ids join the SQL search.
+    const py = q.q ? pinyinQuery(q.q) : null;
+    const alsoIds = py ? (await repo.chineseNamedMembers(this.db, me.companyId)).filter((u) => matchesPinyin(u.name, py)).map((u) => u.id) : undefined;
+    const { rows, total } = await repo.members(this.db, me.companyId, { deptIds, q: q.q, alsoIds }, q.size, (q.page - 1) * q.size);
     return { list: rows.map(toMember), total, page: q.page, size: q.size };
   }
 

@@ -281,6 +281,12 @@ export const enReasons: Record<ReasonCode, string> = {
   'location.map_unavailable': 'The map could not be loaded. The place is added as a link only.',
   'location.search_failed': 'Place search is not available right now. Enter coordinates instead.',
   'location.search_off': 'Searching by place name is not set up on this server. Enter coordinates, e.g. 31.2304, 121.4737.',
+  // Issue 15 (client traps): contacts import.
+  'contact.import_empty': 'No contacts found: the file is empty or is not a vCard (.vcf) or CSV file.',
+  'contact.import_none_valid': 'No contact in this file could be imported: each needs a name and a valid e-mail address.',
+  // Issue 15: spec §8's 'not logged in' and 'system busy, please retry'.
+  'session.missing': 'Not logged in. Please log in.',
+  'server.busy': 'System busy, please retry.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

@@ -281,6 +281,12 @@ export const zhReasons: Record<ReasonCode, string> = {
   'location.map_unavailable': '地图加载失败，位置仅以链接形式插入。',
   'location.search_failed': '暂时无法搜索地点，请输入经纬度。',
   'location.search_off': '本服务器未开通地名搜索，请输入经纬度，例如 31.2304, 121.4737。',
+  // Issue 15 (client traps): contacts import.
+  'contact.import_empty': '未找到联系人：文件为空，或不是 vCard（.vcf）或 CSV 文件。',
+  'contact.import_none_valid': '文件中的联系人均无法导入：每个联系人都需要姓名和有效的邮箱地址。',
+  // Issue 15: spec §8's 'not logged in' and 'system busy, please retry'.
+  'session.missing': '未登录，请先登录。',
+  'server.busy': '系统繁忙，请重试。',
 };
 
 /** `rate.limited` when the server said how long to wait. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button, Dialog, Form, Input, Selector, SpinLoading, Switch, Toast } from 'antd-mobile';
-import { MailOutline, PhoneFill } from 'antd-mobile-icons';
+import { Button, Dialog, Form, Input, List, Selector, SpinLoading, Switch, Toast } from 'antd-mobile';
+import { MailOutline, PhoneFill, StarFill } from 'antd-mobile-icons';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isEmail, type Contact, type ContactGroup } from '@mailwing/shared';
 import { contactsApi, type ContactForm } from '../../api/contacts';
@@ -9,6 +9,7 @@ import { useAddressT } from '../../i18n/address';
 import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
 import { ADDRESS_ROUTES, useGoBack, writeTo } from './hooks';
+import { Initial } from './rows';
 import { formErrors } from './server-text';
 import './address.css';
 
@@ -16,13 +17,18 @@ type Values = Omit<ContactForm, 'id'>;
 
 const EMPTY: Values = { name: '', email: '', phone: '', company: '', jobTitle: '', jobNumber: '', groupIds: [], important: false };
 
-/** A contact's form (?id= to edit one): name and address required (spec §5), the rest optional. */
+/**
+ * A contact (?id=): its card, with write, call and Edit; ?id=&edit=1 (and no id,
+ * a new contact) is the form: name and address required (spec §5), the rest optional.
+ */
 export default function ContactPage() {
   const m = useAddressT();
   const navigate = useNavigate();
   const goBack = useGoBack(ADDRESS_ROUTES.tab);
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
+  // Tapping a contact shows who it is; editing is a step further (the card's Edit, a swipe's Edit).
+  const editing = !id || params.get('edit') === '1';
   const [form] = Form.useForm<Values>();
   const [groups, setGroups] = useState<ContactGroup[] | null>(null);
   const [contact, setContact] = useState<Contact | null>(null);
@@ -42,7 +48,7 @@ export default function ContactPage() {
       }
     }, () => setFailed(true));
   };
-  useEffect(load, [id]);
+  useEffect(load, [id, editing]);
 
   const save = async (values: Values) => {
     setSaving(true);
@@ -69,22 +75,52 @@ export default function ContactPage() {
     goBack();
   };
 
-  const title = id ? m.titleContactEdit : m.titleContactNew;
+  const title = !editing ? m.titleContactCard : id ? m.titleContactEdit : m.titleContactNew;
   if (failed) return <Page title={title} back={ADDRESS_ROUTES.tab}><ErrorState onRetry={load} /></Page>;
   const ready = groups !== null;
+  if (!editing) {
+    const edit = (
+      <button type="button" className="mw-ab-nav-text" data-action="edit-contact" disabled={!contact}
+        onClick={() => navigate(`${ADDRESS_ROUTES.contact}?id=${encodeURIComponent(id)}&edit=1`)}>
+        {m.abEdit}
+      </button>
+    );
+    const groupNames = contact && groups ? groups.filter((g) => contact.groupIds.includes(g.id)).map((g) => g.name).join(', ') : '';
+    return (
+      <Page title={title} back={ADDRESS_ROUTES.tab} right={edit}>
+        {!contact ? <div className="mw-center"><SpinLoading color="primary" /></div> : (
+          <div data-testid="contact-card">
+            <div className="mw-ab-profile">
+              <Initial name={contact.name} email={contact.email} />
+              <div className="mw-ab-profile-name">
+                {contact.name}{contact.important && <StarFill className="mw-star" aria-label={m.abImportant} />}
+              </div>
+              <div className="mw-ab-profile-sub">{contact.email}</div>
+            </div>
+            <div className="mw-ab-actions mw-ab-card-actions">
+              <Button color="primary" onClick={() => writeTo(navigate, contact.name, contact.email)} data-action="write">
+                <MailOutline /> {m.abWriteMail}
+              </Button>
+              {contact.phone && (
+                <a className="mw-ab-tel" href={`tel:${contact.phone}`} data-action="call"><PhoneFill /> {m.abCall}</a>
+              )}
+            </div>
+            <List className="mw-ab-details">
+              <List.Item extra={<a className="mw-ab-value" href={`mailto:${contact.email}`}>{contact.email}</a>}>{m.email}</List.Item>
+              <List.Item extra={contact.phone ? <a href={`tel:${contact.phone}`}>{contact.phone}</a> : '—'}>{m.abPhone}</List.Item>
+              <List.Item extra={contact.company || '—'}>{m.company}</List.Item>
+              <List.Item extra={contact.jobTitle || '—'}>{m.abJobTitle}</List.Item>
+              {contact.jobNumber && <List.Item extra={contact.jobNumber}>{m.abJobNumber}</List.Item>}
+              {groupNames && <List.Item extra={groupNames}>{m.titleGroups}</List.Item>}
+            </List>
+          </div>
+        )}
+      </Page>
+    );
+  }
   return (
     <Page title={title} back={ADDRESS_ROUTES.tab}>
       {!ready && <div className="mw-center"><SpinLoading color="primary" /></div>}
-      {contact && (
-        <div className="mw-ab-actions">
-          <Button size="small" color="primary" fill="outline" onClick={() => writeTo(navigate, contact.name, contact.email)}>
-            <MailOutline /> {m.abWriteMail}
-          </Button>
-          {contact.phone && (
-            <a className="mw-ab-tel" href={`tel:${contact.phone}`}><PhoneFill /> {m.abCall}</a>
-          )}
-        </div>
-      )}
       <Form
         form={form}
         className="mw-ab-form"

@@ -55,7 +55,8 @@ export default function ContactsView() {
     Toast.show({ content: m.abDeleted });
     reload();
   };
-  const edit = (c: Contact) => navigate(`${ADDRESS_ROUTES.contact}?id=${encodeURIComponent(c.id)}`);
+  const card = (c: Contact) => navigate(`${ADDRESS_ROUTES.contact}?id=${encodeURIComponent(c.id)}`);
+  const edit = (c: Contact) => navigate(`${ADDRESS_ROUTES.contact}?id=${encodeURIComponent(c.id)}&edit=1`);
 
   const groups = data ? groupByInitial(data.list) : [];
   const addButton = (
@@ -91,7 +92,7 @@ export default function ContactsView() {
                   email={c.email}
                   marks={c.important && <StarFill className="mw-star" aria-label={m.abImportant} />}
                   extra={joinMeta(c.company, c.jobTitle)}
-                  onClick={() => edit(c)}
+                  onClick={() => card(c)}
                 />
               </SwipeAction>
             ))}

@@ -31,7 +31,6 @@ export default function SetAreaPage() {
   const [lock, setLock] = useState(() => readGestureLock(email));
   const [mode, setMode] = useState<Mode>(lock ? 'manage' : 'draw');
   const [first, setFirst] = useState<Pattern>([]);
-  const [pending, setPending] = useState<Pattern>([]);
   const [minutes, setMinutes] = useState(lock?.minutes ?? 0);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -57,35 +56,36 @@ export default function SetAreaPage() {
       setMessage({ text: m.gestureMismatch, error: true });
       return;
     }
-    setPending(step.pattern);
-    setMode('choose');
-    setMessage(null);
+    // Saved at once: "gesture recorded" must mean it is kept, so leaving now
+    // (back, a tab, closing the app) cannot drop it. When to lock is chosen
+    // next and, like on a set lock, changes at once.
+    void saveNow(step.pattern);
+  };
+
+  const saveNow = async (pattern: Pattern) => {
+    setBusy(true);
+    try {
+      const next = await createGestureLock(pattern, minutes);
+      saveGestureLock(email, next);
+      setLock(next);
+      setMode('choose');
+      setMessage(null);
+      Toast.show({ icon: 'success', content: m.gestureSaved });
+    } finally {
+      setBusy(false);
+    }
   };
 
   const startOver = () => {
     setFirst([]);
-    setPending([]);
     setMode('draw');
     setMessage(null);
   };
 
-  const save = async () => {
-    setBusy(true);
-    try {
-      const next = await createGestureLock(pending, minutes);
-      saveGestureLock(email, next);
-      setLock(next);
-    } finally {
-      setBusy(false);
-    }
-    Toast.show({ icon: 'success', content: m.gestureSaved });
-    leave();
-  };
-
   const chooseMinutes = (value: number) => {
     setMinutes(value);
-    // A set lock changes at once; a new one waits for Save.
-    if (mode === 'manage' && lock) {
+    // The lock is saved already (also a new one, after its second drawing): it changes at once.
+    if (lock) {
       const next = { ...lock, minutes: value };
       saveGestureLock(email, next);
       setLock(next);
@@ -148,12 +148,12 @@ export default function SetAreaPage() {
       <>
         <div className="mw-gesture-status">
           <CheckCircleFill className="mw-gesture-status-icon" />
-          <div className="mw-gesture-title">{m.gestureReady}</div>
+          <div className="mw-gesture-title" data-testid="gesture-on">{m.gestureSaved}</div>
           <div className="mw-gesture-sub">{m.gestureOnHint}</div>
         </div>
         {minuteList}
         <div className="mw-padded mw-gesture-actions">
-          <Button block color="primary" size="large" loading={busy} onClick={() => void save()} data-testid="gesture-save">{m.save}</Button>
+          <Button block color="primary" size="large" loading={busy} onClick={leave} data-testid="gesture-save">{m.done}</Button>
           <Button block fill="none" onClick={startOver}>{m.gestureRedraw}</Button>
         </div>
       </>

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Button, DatePicker, Dialog, SpinLoading, Switch, Toast } from 'antd-mobile';
-import { ClockCircleOutline, CloseOutline, EnvironmentOutline, LinkOutline, RightOutline } from 'antd-mobile-icons';
+import { ClockCircleOutline, CloseOutline, EnvironmentOutline, RightOutline } from 'antd-mobile-icons';
+import { PaperclipIcon } from '../../ui/icons';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DATE_PICKER_YEARS, isImageFile, type ComposeMode } from '@mailwing/shared';
 import { api, refreshMbox, uploadedFileUrl } from '../../api/endpoints';
@@ -334,7 +335,7 @@ export default function WritePage() {
                 navigate(ATTACH_ROUTE);
               }}
             >
-              <LinkOutline />
+              <PaperclipIcon />
               <span>{m.addAttachment}</span>
               {attachCount > 0 && <span className="mw-option-count">{attachCount}</span>}
               <RightOutline className="mw-option-arrow" />
@@ -349,7 +350,7 @@ export default function WritePage() {
                 navigate('/pages/modules/disk/index?pick=1');
               }}
             >
-              <LinkOutline />
+              <PaperclipIcon />
               <span>{m.largeAttachFromDisk}</span>
               <RightOutline className="mw-option-arrow" />
             </a>

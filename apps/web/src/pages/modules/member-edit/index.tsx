@@ -3,11 +3,13 @@ import { Button, Form, Input, Picker, Selector, SpinLoading, Toast } from 'antd-
 import { useSearchParams } from 'react-router-dom';
 import { isEmail, type DepartmentTree } from '@mailwing/shared';
 import { directoryApi } from '../../../api/directory';
+import { api } from '../../../api/endpoints';
 import { ApiError } from '../../../api/request';
 import { useAddressT } from '../../../i18n/address';
+import { reasonText } from '../../../i18n/reason-text';
 import { flattenDepartments } from '../../../state/address-book';
 import { Page } from '../../../ui/page';
-import { ErrorState } from '../../../ui/state-view';
+import { EmptyState, ErrorState } from '../../../ui/state-view';
 import { ADDRESS_ROUTES, useGoBack } from '../../address/hooks';
 import { formErrors } from '../../address/server-text';
 import '../../address/address.css';
@@ -38,10 +40,17 @@ export default function MemberEditPage() {
   const [tree, setTree] = useState<DepartmentTree | null>(null);
   const [failed, setFailed] = useState(false);
   const [saving, setSaving] = useState(false);
+  // Spec §6: only admins edit members. A user who reaches this page (a link, history)
+  // is told so instead of being shown a form the server would refuse.
+  const [denied, setDenied] = useState<string | null>(null);
 
   const load = () => {
     setFailed(false);
-    Promise.all([directoryApi.departments(true), id ? directoryApi.member(id) : Promise.resolve(null)]).then(([departments, member]) => {
+    Promise.all([api.check(), directoryApi.departments(true), id ? directoryApi.member(id) : Promise.resolve(null)]).then(async ([account, departments, member]) => {
+      if (account.role !== 'admin') {
+        setDenied((await reasonText('admin.required')) ?? m.requestFailed);
+        return;
+      }
       setTree(departments);
       if (member) {
         form.setFieldsValue({
@@ -79,6 +88,7 @@ export default function MemberEditPage() {
   };
 
   if (failed) return <Page title={m.titleMemberEdit} back={ADDRESS_ROUTES.company}><ErrorState onRetry={load} /></Page>;
+  if (denied !== null) return <Page title={m.titleMemberEdit} back={ADDRESS_ROUTES.company}><div data-testid="admin-only"><EmptyState text={denied} /></div></Page>;
   const departments = tree ? flattenDepartments(tree.list, tree.rootId) : [];
   const options = departments.map(({ department, depth }) => ({ label: `${'\u3000'.repeat(depth)}${department.name}`, value: department.id }));
   return (

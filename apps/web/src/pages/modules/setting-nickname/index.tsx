@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Input, List, Toast } from 'antd-mobile';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { saveNickname } from '../../../api/settings';
 import { useSettingsT } from '../../../i18n/settings';
 import { putSettings, useSettings } from '../../../state/settings';
@@ -8,6 +8,7 @@ import { Page } from '../../../ui/page';
 import '../../setting/settings.css';
 
 export const NICKNAME_MAX = 40;
+const PROFILE = '/pages/modules/setting-profile/index';
 
 /** The nickname's own check, as the server's NicknameInput: required after trimming, at most 40 characters. */
 export function nicknameError(value: string): 'required' | 'tooLong' | null {
@@ -22,6 +23,7 @@ export function nicknameError(value: string): 'required' | 'tooLong' | null {
 export default function SettingNicknamePage() {
   const m = useSettingsT();
   const navigate = useNavigate();
+  const location = useLocation();
   const settings = useSettings();
   // Filled in once the settings are there, unless the user has typed already.
   const [typed, setTyped] = useState<string | null>(null);
@@ -38,7 +40,10 @@ export default function SettingNicknamePage() {
     try {
       putSettings(await saveNickname(value.trim()));
       Toast.show({ icon: 'success', content: m.saved });
-      navigate(-1);
+      // Opened directly (a reload, a link), there is no page of ours to go back
+      // to: history.back() would leave the app (about:blank). Go to the profile.
+      if (location.key === 'default') navigate(PROFILE, { replace: true });
+      else navigate(-1);
     } catch {
       // The request layer has said why.
     } finally {
@@ -47,7 +52,7 @@ export default function SettingNicknamePage() {
   };
 
   return (
-    <Page title={m.titleNickname} back="/pages/modules/setting-profile/index">
+    <Page title={m.titleNickname} back={PROFILE}>
       <form onSubmit={(e) => void save(e)} noValidate>
         <List className="mw-gap">
           <List.Item>

@@ -8,6 +8,7 @@ import { useSettingsT } from '../../../i18n/settings';
 import { localPart, useSession } from '../../../state/session';
 import { putSettings, useSettings } from '../../../state/settings';
 import { Avatar } from '../../../ui/avatar';
+import { useCloseOnLeave } from '../../../ui/close-on-leave';
 import { Page } from '../../../ui/page';
 import { SettingsLoading } from '../../setting/settings-loading';
 import '../../setting/settings.css';
@@ -23,8 +24,13 @@ export default function SettingProfilePage() {
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
 
+  // The dialog lives on document.body: leaving the page (back) must take it along.
+  const track = useCloseOnLeave();
   const fail = (reason: string) => {
-    void Dialog.alert({ title: m.avatarFailed, content: reason || m.requestFailed, confirmText: m.ok });
+    track(Dialog.show({
+      title: m.avatarFailed, content: reason || m.requestFailed, closeOnAction: true,
+      actions: [{ key: 'ok', text: m.ok, bold: true }],
+    }));
   };
 
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
