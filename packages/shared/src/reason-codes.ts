@@ -63,6 +63,8 @@ export const ReasonCodes = [
   'verify.code_replayed', 'verify.code_wrong', 'verify.email_code_wrong', 'verify.no_backup_email', 'verify.recovery_wrong', 'verify.ticket_expired', 'verify.ticket_spent',
   'wechat.bad_answer', 'wechat.bound_elsewhere', 'wechat.call_error', 'wechat.code_refused', 'wechat.login_failed', 'wechat.state_expired', 'wechat.timeout', 'wechat.unbound', 'wechat.unreachable',
   'west.bad_credentials', 'west.balance_low', 'west.captcha_invalid', 'west.code_invalid', 'west.code_too_soon', 'west.no_term', 'west.price_changed', 'west.provider_unavailable', 'west.seats_out_of_range', 'west.ticket_expired',
+  // Offline outbox and action queue (issue 15, scope 3): the Idempotency-Key header.
+  'idempotency.bad_key', 'idempotency.in_progress', 'idempotency.key_reused',
 ] as const;
 
 /** What a 404 was about; each has its own reason code (`mail.not_found`, …). */

@@ -23,3 +23,4 @@ export * from './admin-people.js';
 export * from './audit.js';
 export * from './migrate.js';
 export * from './announcement.js';
+export * from './idempotency.js';

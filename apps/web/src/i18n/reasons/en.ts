@@ -277,6 +277,10 @@ export const enReasons: Record<ReasonCode, string> = {
   'west.provider_unavailable': 'This payment method is not available.',
   'west.seats_out_of_range': 'That number of mailboxes is not available for this plan.',
   'west.ticket_expired': 'The verification expired. Please log in again.',
+  // Offline outbox and action queue (issue 15, scope 3)
+  'idempotency.bad_key': 'The request's idempotency key is not valid.',
+  'idempotency.in_progress': 'This request is already being processed. Please wait a moment.',
+  'idempotency.key_reused': 'This key was already used for a different request.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

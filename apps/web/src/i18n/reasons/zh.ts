@@ -277,6 +277,10 @@ export const zhReasons: Record<ReasonCode, string> = {
   'west.provider_unavailable': '该支付方式不可用。',
   'west.seats_out_of_range': '该套餐不支持这个邮箱数。',
   'west.ticket_expired': '验证已过期，请重新登录。',
+  // Offline outbox and action queue (issue 15, scope 3)
+  'idempotency.bad_key': '请求的幂等键无效。',
+  'idempotency.in_progress': '该请求正在处理中，请稍候。',
+  'idempotency.key_reused': '该幂等键已用于另一个请求。',
 };
 
 /** `rate.limited` when the server said how long to wait. */
