@@ -23,7 +23,12 @@ export interface RequestOptions {
    * token). Its 401 only rejects: it says nothing about the current session.
    */
   token?: string;
+  /** Offline (issue 15): queue this action for replay instead of failing. */
+  queue?: boolean;
 }
+
+/** Issue 15: kept reads and the action queue (offline/), loaded after the first screen. */
+const kept = (...args: Parameters<typeof import('../offline/index').kept>) => import('../offline/index').then((o) => o.kept(...args)).catch(() => undefined);
 
 /**
  * A rejected call. code is the envelope code, 0 for a network failure, -status
@@ -164,6 +169,10 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     // the spinner after showing the message would close the message too. So the
     // spinner goes first, then the message.
     if (loading) stopLoading();
+    if (error instanceof ApiError && error.code === 0 && !options.token) {
+      const hit = await kept(path, data, token, options.queue);
+      if (hit !== undefined) return hit as T;
+    }
     if (!quiet && error instanceof ApiError && error.code === 0) toast(error.message);
     throw error;
   } finally {
@@ -172,7 +181,10 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (loading) stopLoading();
 
   const code = typeof envelope.code === 'number' ? envelope.code : Number(envelope.code);
-  if (code === Code.Ok) return envelope.data as T;
+  if (code === Code.Ok) {
+    if (method === 'GET' && !options.token) void kept(path, data, token, false, envelope.data);
+    return envelope.data as T;
+  }
   const reason = typeof envelope.reason === 'string' ? envelope.reason : undefined;
   const { text, fields } = await localRefusal(envelope, code, m.requestFailed);
 

@@ -278,7 +278,7 @@ export const enReasons: Record<ReasonCode, string> = {
   'west.seats_out_of_range': 'That number of mailboxes is not available for this plan.',
   'west.ticket_expired': 'The verification expired. Please log in again.',
   // Offline outbox and action queue (issue 15, scope 3)
-  'idempotency.bad_key': 'The request's idempotency key is not valid.',
+  'idempotency.bad_key': 'The idempotency key of this request is not valid.',
   'idempotency.in_progress': 'This request is already being processed. Please wait a moment.',
   'idempotency.key_reused': 'This key was already used for a different request.',
 };
