@@ -12,7 +12,6 @@ import { apiUrl, request, upload, type Params } from './request';
 
 const post = <T>(path: string, data: Params, loading = true) => request<T>(path, { method: 'POST', data, loading });
 const ids = (list: readonly string[]) => list.join(',');
-const act = (path: string, data: Params) => request<Changed>(path, { method: 'POST', data, queue: true });
 
 export const api = {
   login: (email: string, password: string) => post<LoginResult>('/login/h5', { email, password }),
@@ -32,11 +31,10 @@ export const api = {
   readMail: (mid: string, images = false) =>
     request<Mail>('/read/index', { data: { mid, images: images ? 1 : undefined }, headers: { 'X-Requested-With': 'XMLHttpRequest' } }),
 
-  // Offline these wait in a queue and replay when back (issue 15).
-  markRead: (list: readonly string[], read: boolean) => act('/mailop/read', { ids: ids(list), read }),
-  star: (list: readonly string[], star: boolean) => act('/mailop/star', { ids: ids(list), star }),
-  move: (list: readonly string[], to: string) => act('/mailop/move', { ids: ids(list), to }),
-  remove: (list: readonly string[]) => act('/mailop/delete', { ids: ids(list) }),
+  markRead: (list: readonly string[], read: boolean) => post<Changed>('/mailop/read', { ids: ids(list), read }),
+  star: (list: readonly string[], star: boolean) => post<Changed>('/mailop/star', { ids: ids(list), star }),
+  move: (list: readonly string[], to: string) => post<Changed>('/mailop/move', { ids: ids(list), to }),
+  remove: (list: readonly string[]) => post<Changed>('/mailop/delete', { ids: ids(list) }),
   junk: (list: readonly string[]) => post<Changed>('/mailop/junk', { ids: ids(list) }),
   purge: (list: readonly string[]) => post<Changed>('/mailop/purge', { ids: ids(list) }),
   /** The user's tags; quiet by default, for the lists' chips and filters. */

@@ -3,6 +3,7 @@ import { Code, REQUEST_TIMEOUT_MS, TOAST_MS } from '@mailwing/shared';
 import { messages } from '../i18n';
 import { refusalText } from '../i18n/reason-text';
 import { session } from '../state/session';
+import type { kept as KeptFn } from '../offline/index';
 
 // The only module that talks to the server (DESIGN.md). Spec §7: base is the
 // page's origin plus /h5, GET sends a query, POST a form-encoded body, the
@@ -23,12 +24,10 @@ export interface RequestOptions {
    * token). Its 401 only rejects: it says nothing about the current session.
    */
   token?: string;
-  /** Offline (issue 15): queue this action for replay instead of failing. */
-  queue?: boolean;
 }
 
 /** Issue 15: kept reads and the action queue (offline/), loaded after the first screen. */
-const kept = (...args: Parameters<typeof import('../offline/index').kept>) => import('../offline/index').then((o) => o.kept(...args)).catch(() => undefined);
+const kept = (...args: Parameters<typeof KeptFn>) => import('../offline/index').then((o) => o.kept(...args)).catch(() => undefined);
 
 /**
  * A rejected call. code is the envelope code, 0 for a network failure, -status
@@ -169,11 +168,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     // the spinner after showing the message would close the message too. So the
     // spinner goes first, then the message.
     if (loading) stopLoading();
-    if (error instanceof ApiError && error.code === 0 && !options.token) {
-      const hit = await kept(path, data, token, options.queue);
+    if (error instanceof ApiError && error.code === 0) {
+      // Issue 15: a kept answer, or the action queued for when the network is back.
+      const hit = await kept(path, data, token);
       if (hit !== undefined) return hit as T;
+      if (!quiet) toast(error.message);
     }
-    if (!quiet && error instanceof ApiError && error.code === 0) toast(error.message);
     throw error;
   } finally {
     clearTimeout(timer);
@@ -182,7 +182,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   const code = typeof envelope.code === 'number' ? envelope.code : Number(envelope.code);
   if (code === Code.Ok) {
-    if (method === 'GET' && !options.token) void kept(path, data, token, false, envelope.data);
+    if (method === 'GET') void kept(path, data, token, envelope.data);
     return envelope.data as T;
   }
   const reason = typeof envelope.reason === 'string' ? envelope.reason : undefined;

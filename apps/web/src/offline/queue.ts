@@ -102,6 +102,9 @@ const later = (error: unknown) => !(error instanceof ApiError) || error.code ===
 
 let running: Promise<void> | null = null;
 
+/** While a replay runs, a failed replayed action must not be queued again (offline/index.ts). */
+export const replaying = () => running !== null;
+
 /** Replays the current mailbox's queue, then its outbox. One run at a time per tab. */
 export function replay(): Promise<void> {
   running ??= run().finally(() => {
