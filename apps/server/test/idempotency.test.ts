@@ -25,7 +25,7 @@ interface Answer<T> { code: number; data: T; reason?: string; reasons?: Record<s
 async function post<T>(route: string, body: Record<string, string | number>, token: string, key?: string): Promise<Answer<T>> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' };
   if (key !== undefined) headers['Idempotency-Key'] = key;
-  const params = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)]));
+  const params = new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)]));
   const res = await fetch(`${s.base}${route}`, { method: 'POST', headers, body: params.toString() });
   return { ...((await res.json()) as Omit<Answer<T>, 'replayed'>), replayed: res.headers.get('idempotent-replayed') };
 }
