@@ -23,7 +23,6 @@ const en = {
     ? 'A change you made offline was not applied: the mail was changed or removed meanwhile. Showing it as it is now.'
     : `${n} changes you made offline were not applied: the mails were changed or removed meanwhile. Showing them as they are now.`),
   notKept: 'This attachment was not saved for offline use. Open it when you are back online.',
-  logoutWaiting: (n: number) => `${n === 1 ? 'A mail' : `${n} mails`} in the outbox has not been sent yet. Logging out deletes ${n === 1 ? 'it' : 'them'}. Log out anyway?`,
 };
 
 export type OfflineMessages = typeof en;
@@ -47,7 +46,6 @@ const zh: OfflineMessages = {
   sentToast: (n) => (n === 1 ? '发件箱中等待的邮件已发送。' : `发件箱中等待的 ${n} 封邮件已发送。`),
   conflictToast: (n) => `你离线时的 ${n} 项操作未生效：邮件已在服务器上被更改或删除，现显示服务器上的最新状态。`,
   notKept: '该附件未保存到离线缓存，请联网后再打开。',
-  logoutWaiting: (n) => `发件箱中还有 ${n} 封邮件未发送，退出登录会将其删除。仍要退出吗？`,
 };
 
 const catalogues: Record<Language, OfflineMessages> = { en, zh };
