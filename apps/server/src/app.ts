@@ -48,6 +48,7 @@ import { groupRoutes } from './features/group/group.routes.js';
 import { auditRoutes } from './features/audit/audit.routes.js';
 import { companyListRoutes } from './features/company-list/company-list.routes.js';
 import { authHook } from './http/auth-hook.js';
+import { documentIdempotencyHeader, installIdempotency } from './features/idempotency/idempotency.hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
 import { securityHeadersWith } from './http/security-headers.js';
@@ -98,6 +99,8 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   app.addHook('preValidation', rejectNulBytes);
   // Before validation: the zod querystring schemas drop the `t` parameter.
   app.addHook('preValidation', authHook(services.auth));
+  // Issue 15: an Idempotency-Key on a signed-in POST makes a retry return the first answer.
+  installIdempotency(app, services.db, { now: () => services.idempotencyClock.now() });
 
   await app.register(formbody);
   // One file per upload request; the per-file limit stops reading at the limit, not after.
@@ -112,7 +115,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
         schemas: { Reason: { type: 'string', enum: [...allReasonCodes] } },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: documentIdempotencyHeader(jsonSchemaTransform),
   });
 
   systemRoutes(app);

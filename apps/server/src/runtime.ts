@@ -17,6 +17,7 @@ import { QueueRunner } from './delivery/queue-runner.js';
 import { REMINDER_POLL_MS } from './features/calendar/reminder.service.js';
 import { DOMAIN_CHECK_POLL_MS } from './features/domain-check/domain-check.service.js';
 import { QUOTA_NOTICE_POLL_MS } from './features/quota/quota-notice.service.js';
+import { sweepIdempotencyKeys } from './features/idempotency/idempotency.hook.js';
 
 export interface Runtime {
   services: Services;
@@ -82,6 +83,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
   if (config.workers) {
     // Collects blobs whose last reference went away (a purge collects its own at once; this catches crashes in between).
     timers.push(setInterval(() => { services.blobs.collect().catch((err: unknown) => log.error({ err }, 'blob collection failed')); }, 10 * 60_000));
+    timers.push(setInterval(() => { sweepIdempotencyKeys(services.db, services.idempotencyClock.now()).catch((err: unknown) => log.error({ err }, 'idempotency key sweep failed')); }, 60 * 60_000));
     timers.push(setInterval(() => { services.uploads.sweep().catch((err: unknown) => log.error({ err }, 'upload sweep failed')); }, 60 * 60_000));
     timers.push(setInterval(() => { services.diskUploads.sweep().catch((err: unknown) => log.error({ err }, 'disk upload sweep failed')); }, 10 * 60_000));
     timers.push(setInterval(() => { services.messages.autoArchiveDue().catch((err: unknown) => log.error({ err }, 'auto-archive failed')); }, 60 * 60_000));

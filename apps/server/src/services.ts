@@ -142,6 +142,8 @@ export interface Services {
   /** Asks providers about top-ups pending past 15 minutes; run by the runtime when WORKERS is on. */
   westReconciler: QueueRunner;
   westShop: WestShopService;
+  /** Issue 15: the time Idempotency-Key rows are stamped and swept with; tests move it. */
+  idempotencyClock: { now: () => Date };
   /** Issue 19: provisioning, expiry, exports and cancellation of sold companies; its runner starts with the workers. */
   companyLife: CompanyLifeService;
   /** Issue 17: people, departments, admin scopes and quotas; aliases and mail groups. */
@@ -236,6 +238,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const migrateRunner = new QueueRunner(() => migrate.runDue(), 10_000, log);
   return {
     groupRelay: new GroupRelay({ db, blobs, onQueued: () => queue.wake() }),
+    idempotencyClock: { now: () => new Date() },
     westClock, westCaptcha, westAccounts, westPay, westReconciler, westShop: new WestShopService({ db, now: westNow }),
     migrate, migrateRunner, announcements: new AnnouncementService(db),
     collect, collectRunner,

@@ -69,6 +69,8 @@ export const ReasonCodes = [
   'contact.import_empty', 'contact.import_none_valid',
   // Issue 15 (spec §8 messages): a call without any session; an overloaded server (HTTP 503/429).
   'session.missing', 'server.busy',
+  // Offline outbox and action queue (issue 15, scope 3): the Idempotency-Key header.
+  'idempotency.bad_key', 'idempotency.in_progress', 'idempotency.key_reused',
 ] as const;
 
 /** What a 404 was about; each has its own reason code (`mail.not_found`, …). */

@@ -167,4 +167,7 @@ export function startLiveUpdates(): void {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') current?.retryNow();
   });
+  // Issue 15: the offline layer (banner, kept mail, outbox replay) follows the session too.
+  // Started from here, not main.tsx, so the first screen carries no byte of it.
+  void import('../offline/boot').then(({ startOffline }) => startOffline());
 }

@@ -3,6 +3,7 @@ import { Code, REQUEST_TIMEOUT_MS, TOAST_MS } from '@mailwing/shared';
 import { messages } from '../i18n';
 import { reasonText, refusalText } from '../i18n/reason-text';
 import { session } from '../state/session';
+import type { kept as KeptFn } from '../offline/index';
 
 // The only module that talks to the server (DESIGN.md). Spec §7: base is the
 // page's origin plus /h5, GET sends a query, POST a form-encoded body, the
@@ -24,6 +25,9 @@ export interface RequestOptions {
    */
   token?: string;
 }
+
+/** Issue 15: kept reads and the action queue (offline/), loaded after the first screen. */
+const kept = (...args: Parameters<typeof KeptFn>) => import('../offline/index').then((o) => o.kept(...args)).catch(() => undefined);
 
 /**
  * A rejected call. code is the envelope code, 0 for a network failure, -status
@@ -178,7 +182,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     // the spinner after showing the message would close the message too. So the
     // spinner goes first, then the message.
     if (loading) stopLoading();
-    if (!quiet && error instanceof ApiError && error.code === 0) toast(error.message);
+    if (error instanceof ApiError && error.code === 0) {
+      // Issue 15: a kept answer, or the action queued for when the network is back.
+      const hit = await kept(path, data, token);
+      if (hit !== undefined) return hit as T;
+      if (!quiet) toast(error.message);
+    }
     throw error;
   } finally {
     clearTimeout(timer);
@@ -186,7 +195,10 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (loading) stopLoading();
 
   const code = typeof envelope.code === 'number' ? envelope.code : Number(envelope.code);
-  if (code === Code.Ok) return envelope.data as T;
+  if (code === Code.Ok) {
+    if (method === 'GET') void kept(path, data, token, envelope.data);
+    return envelope.data as T;
+  }
   const reason = typeof envelope.reason === 'string' ? envelope.reason : undefined;
   const { text, fields } = await localRefusal(envelope, code, m.requestFailed);
 

@@ -24,3 +24,4 @@ export * from './audit.js';
 export * from './migrate.js';
 export * from './announcement.js';
 export * from './location.js';
+export * from './idempotency.js';

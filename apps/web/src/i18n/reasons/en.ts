@@ -287,6 +287,10 @@ export const enReasons: Record<ReasonCode, string> = {
   // Issue 15: spec §8's 'not logged in' and 'system busy, please retry'.
   'session.missing': 'Not logged in. Please log in.',
   'server.busy': 'System busy, please retry.',
+  // Offline outbox and action queue (issue 15, scope 3)
+  'idempotency.bad_key': 'The idempotency key of this request is not valid.',
+  'idempotency.in_progress': 'This request is already being processed. Please wait a moment.',
+  'idempotency.key_reused': 'This key was already used for a different request.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

@@ -287,6 +287,10 @@ export const zhReasons: Record<ReasonCode, string> = {
   // Issue 15: spec §8's 'not logged in' and 'system busy, please retry'.
   'session.missing': '未登录，请先登录。',
   'server.busy': '系统繁忙，请重试。',
+  // Offline outbox and action queue (issue 15, scope 3)
+  'idempotency.bad_key': '请求的幂等键无效。',
+  'idempotency.in_progress': '该请求正在处理中，请稍候。',
+  'idempotency.key_reused': '该幂等键已用于另一个请求。',
 };
 
 /** `rate.limited` when the server said how long to wait. */

@@ -1,11 +1,37 @@
 import { useEffect } from 'react';
-import { ImageViewer, List, Modal } from 'antd-mobile';
+import { ImageViewer, List, Modal, Toast } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { attachmentKind, formatFileSize, type Attachment } from '@mailwing/shared';
 import { attachmentUrl } from '../../api/endpoints';
 import { download } from '../../api/request';
 import { useReadWriteT } from '../../i18n/read-write';
 import { AttachIcon } from '../../ui/attach-icon';
+import { offlineMessages } from '../../i18n/offline';
+import { keptAttachment } from '../../offline/cache';
+
+/**
+ * Issue 15: offline, an attachment kept with its mail (offline/limits.ts caps) opens from the
+ * device; one that was not kept says so. Online, the server's link as always.
+ */
+async function openOffline(a: Attachment, image: boolean): Promise<void> {
+  const blob = await keptAttachment(a.id).catch(() => null);
+  if (!blob) {
+    Toast.show({ content: offlineMessages().notKept });
+    return;
+  }
+  const url = URL.createObjectURL(blob);
+  if (image) {
+    ImageViewer.show({ image: url, afterClose: () => URL.revokeObjectURL(url) });
+    return;
+  }
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = a.name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
 
 /** Attachments (inline images are part of the body, so they are left out here). */
 export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
@@ -19,6 +45,7 @@ export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
 
   const open = (a: Attachment) => {
     const index = images.indexOf(a);
+    if (!navigator.onLine) return void openOffline(a, index >= 0);
     if (index >= 0) {
       ImageViewer.Multi.show({ images: images.map((i) => attachmentUrl(i.id, true)), defaultIndex: index });
     } else if (attachmentKind(a.name) === 'file') {
@@ -46,7 +73,8 @@ export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
               aria-label={m.download}
               onClick={(e) => {
                 e.stopPropagation();
-                download('/attach/download', { id: a.id }, a.name);
+                if (!navigator.onLine) void openOffline(a, false);
+                else download('/attach/download', { id: a.id }, a.name);
               }}
             >
               <DownlandOutline />

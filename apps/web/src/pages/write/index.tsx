@@ -21,9 +21,11 @@ import { AttachmentItems, problemText } from './attachment-items';
 import type { Editor } from '@tiptap/react';
 import { FromRow } from './from-row';
 import { insertTemplate, TemplateSheet, TemplateTool } from './template-sheet';
-import { refusedRecipients, undoSendApi } from '../../api/undo-send';
+import { refusedRecipients } from '../../api/undo-send';
 import { useReadWriteT } from '../../i18n/read-write';
 import { showUndoToast } from './undo-toast';
+import { sendOrQueue } from '../../offline/queue';
+import { offlineMessages } from '../../i18n/offline';
 
 // The editor is most of this page's weight: it loads in its own chunk while
 // the header fields are already usable.
@@ -186,7 +188,8 @@ export default function WritePage() {
     }
     let result;
     try {
-      result = await compose.send(undoSendApi.send);
+      // Issue 15: offline, or when the network drops on the way, the mail waits in the outbox.
+      result = await compose.send(sendOrQueue);
     } catch (error) {
       // A 422 marks its fields; a refused recipient is red in its field, worded in the UI language.
       if (error instanceof ApiError) {
@@ -207,6 +210,12 @@ export default function WritePage() {
       return;
     }
     void refreshMbox();
+    if ('queued' in result && result.queued) {
+      Toast.show({ content: offlineMessages().queuedToast, duration: 4000 });
+      if (location.key === 'default') navigate(TAB_ROUTES.inbox, { replace: true });
+      else navigate(-1);
+      return;
+    }
     if (result.undoUntil) {
       // Issue 14: no result page; the mail waits on the server and a toast offers Undo.
       showUndoToast({

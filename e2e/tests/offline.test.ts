@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { BASE_URL } from '../env';
+import { api, apiToken, launch, phone, screenshot, smallTargets, waitUntil } from '../helpers';
+
+// Issue 15, scope 3: offline-first. Alice opens a mail online; offline (the installed app's
+// service worker active) she reads it, stars it, and writes a mail that waits in the outbox;
+// back online the star is replayed and the mail sent exactly once (bob's inbox, alice's Sent).
+// Run in English and in Chinese, with screenshots of each changed screen.
+
+interface Summary { id: string; mid: string; subject: string; star: boolean; read: boolean }
+
+const list = (token: string, mid: string) => api<{ list: Summary[] }>('/mail/list', { token, query: { mid, page: '1', size: '100' } }).then((r) => r.list);
+const withSubject = async (token: string, mid: string, subject: string) => (await list(token, mid)).filter((m) => m.subject === subject);
+
+describe('offline-first', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    browser = await launch();
+    ({ context, page } = await phone(browser));
+    alice = await apiToken('alice@demo.test');
+    bob = await apiToken('bob@demo.test');
+  });
+  beforeEach(({ onTestFailed, task }) => {
+    onTestFailed(() => screenshot(page, `offline-failed-${task.name}`));
+  });
+  afterAll(async () => {
+    await context?.setOffline(false).catch(() => undefined);
+    await browser?.close();
+  });
+
+  for (const lang of ['en', 'zh'] as const) {
+    it(`reads kept mail, queues a star and an outbox mail offline, and sends it once online (${lang})`, async () => {
+      const stamp = `${lang}-${Date.now()}`;
+      const kept = `Offline kept ${stamp}`;
+      const written = `Written offline ${stamp}`;
+      // A mail from bob for alice to open while online.
+      await api('/write/send', { token: bob, form: { to: 'alice@demo.test', subject: kept, html: `<p>Body to read offline ${stamp}</p>` } });
+      await waitUntil(async () => (await withSubject(alice, '0', kept)).length === 1);
+      const mail = (await withSubject(alice, '0', kept))[0]!;
+
+      await page.goto(`${BASE_URL}/?t=${encodeURIComponent(alice)}&email=alice@demo.test`);
+      await page.locator('.mw-mail-row').first().waitFor();
+      await page.evaluate((l) => localStorage.setItem('language', l), lang);
+      await page.reload();
+      await page.locator('.mw-mail-row', { hasText: kept }).waitFor();
+      await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? 'none'), { timeout: 20_000 }).toBe('activated');
+      // Open it online: it (and the list and folders) are kept.
+      await page.locator('.mw-mail-row', { hasText: kept }).click();
+      await page.locator('.mw-read-subject', { hasText: kept }).waitFor();
+      await page.goBack();
+      await page.locator('.mw-mail-row', { hasText: kept }).waitFor();
+      const keptInDb = () => page.evaluate((id) => new Promise<boolean>((resolve) => {
+        const open = indexedDB.open('mailwing-offline');
+        open.onsuccess = () => {
+          const get = open.result.transaction('mails').objectStore('mails').get(['alice@demo.test', id]);
+          get.onsuccess = () => { resolve(Boolean(get.result)); open.result.close(); };
+          get.onerror = () => resolve(false);
+        };
+        open.onerror = () => resolve(false);
+      }), mail.id);
+      await expect.poll(keptInDb, { timeout: 10_000 }).toBe(true);
+
+      // Offline, and the app started afresh from the service worker.
+      await context.setOffline(true);
+      await page.reload();
+      const banner = page.locator('.mw-offline-banner');
+      await banner.waitFor();
+      expect(await banner.textContent()).toContain(lang === 'en' ? 'Offline' : '离线');
+      await page.locator('.mw-mail-row', { hasText: kept }).waitFor();
+      // The banner sits above the app: the nav bar starts below it.
+      const bannerBox = (await banner.boundingBox())!;
+      const navBox = (await page.locator('.mw-nav').first().boundingBox())!;
+      expect(navBox.y).toBeGreaterThanOrEqual(bannerBox.y + bannerBox.height - 1);
+      await screenshot(page, `offline-${lang}-list`);
+
+      // The opened mail reads normally.
+      await page.locator('.mw-mail-row', { hasText: kept }).click();
+      await page.locator('.mw-read-subject', { hasText: kept }).waitFor();
+      await page.frameLocator('iframe').first().getByText(`Body to read offline ${stamp}`).waitFor().catch(async () => {
+        // Plain bodies are not in a frame.
+        await page.getByText(`Body to read offline ${stamp}`).waitFor();
+      });
+      // Star it offline: queued, shown at once.
+      await page.locator('.mw-read-actions [data-action=more]').click();
+      await page.locator('.adm-action-sheet-button-item', { hasText: lang === 'en' ? 'Star' : '星标' }).first().click();
+      await page.locator('.mw-read-subject .mw-star').waitFor();
+      await page.locator('.adm-action-sheet').waitFor({ state: 'hidden' }).catch(() => undefined);
+      await screenshot(page, `offline-${lang}-read`);
+      expect((await withSubject(alice, '0', kept))[0]!.star).toBe(false);
+
+      // Write a mail offline: it waits in the outbox.
+      await page.goto(`${BASE_URL}/#/pages/write/index`);
+      await page.locator('#mw-addr-to').fill('bob@demo.test,');
+      await page.locator('.mw-addr[data-field=to] .mw-chip[data-address="bob@demo.test"]').waitFor();
+      await page.locator('#mw-subject').fill(written);
+      await page.locator('.mw-editor-content').click();
+      await page.keyboard.type(`Sent when back online ${stamp}`);
+      await page.locator('.mw-send').click();
+      await page.locator('.mw-offline-outbox').waitFor();
+      expect(await page.locator('.mw-offline-outbox').textContent()).toContain('1');
+      await screenshot(page, `offline-${lang}-queued`);
+      await page.locator('.mw-offline-outbox').click();
+      await page.locator('[data-outbox=waiting]', { hasText: written }).waitFor();
+      expect(await smallTargets(page, '.mw-offline-outbox, .mw-outbox-actions .adm-button')).toEqual([]);
+      await screenshot(page, `offline-${lang}-outbox`);
+      expect(await withSubject(bob, '0', written)).toHaveLength(0);
+
+      // Back online: the star is replayed and the mail sent, once.
+      await context.setOffline(false);
+      await waitUntil(async () => (await withSubject(bob, '0', written)).length > 0, 20_000);
+      await page.locator('.mw-outbox-page, .mw-state', { hasText: lang === 'en' ? 'Nothing is waiting' : '没有待发送' }).first().waitFor().catch(() => undefined);
+      await expect.poll(() => banner.isHidden(), { timeout: 10_000 }).toBe(true);
+      await screenshot(page, `offline-${lang}-sent`);
+      await page.waitForTimeout(1500); // a second send would come within the replay's own run
+      expect(await withSubject(bob, '0', written)).toHaveLength(1);
+      expect(await withSubject(alice, '1', written)).toHaveLength(1);
+      await waitUntil(async () => (await withSubject(alice, '0', kept))[0]!.star === true);
+      // Reloading online replays nothing again.
+      await page.reload();
+      await page.locator('.mw-nav').first().waitFor();
+      await page.waitForTimeout(1000);
+      expect(await withSubject(bob, '0', written)).toHaveLength(1);
+    });
+  }
+
+  it('a queued move of a mail deleted on the server meanwhile is dropped, and said', async () => {
+    const subject = `Offline conflict ${Date.now()}`;
+    await api('/write/send', { token: bob, form: { to: 'alice@demo.test', subject, html: '<p>gone soon</p>' } });
+    await waitUntil(async () => (await withSubject(alice, '0', subject)).length === 1);
+    const mail = (await withSubject(alice, '0', subject))[0]!;
+    await page.evaluate(() => localStorage.setItem('language', 'en'));
+    await page.goto(`${BASE_URL}/#/pages/list-tab/index`);
+    await page.reload();
+    await page.locator('.mw-mail-row', { hasText: subject }).click();
+    await page.locator('.mw-read-subject', { hasText: subject }).waitFor();
+    await context.setOffline(true);
+    // Delete offline (queued as a move to Deleted).
+    await page.locator('.mw-read-actions [data-action=more]').click();
+    await page.locator('.adm-action-sheet-button-item', { hasText: 'Delete' }).first().click();
+    const confirm = page.locator('.adm-dialog-footer .adm-button', { hasText: 'Delete' });
+    if (await confirm.count()) await confirm.click();
+    // Meanwhile the mail is deleted for good on the server (another device).
+    await api('/mailop/move', { token: alice, form: { ids: mail.id, to: '4' } });
+    await api('/mailop/purge', { token: alice, form: { ids: mail.id } });
+    await context.setOffline(false);
+    await page.getByText('not applied').waitFor({ timeout: 20_000 });
+    await screenshot(page, 'offline-en-conflict');
+  });
+
+  it('logging out wipes the offline store', async () => {
+    await page.goto(`${BASE_URL}/#/pages/setting/index`);
+    await page.locator('.mw-nav').first().waitFor();
+    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
+    await page.getByRole('button', { name: /Log out|退出/ }).click();
+    const ok = page.locator('.adm-dialog-footer .adm-button', { hasText: /Log out|OK|Confirm|确定|退出/ });
+    if (await ok.count()) await ok.first().click();
+    await page.waitForURL(/login/);
+    await expect.poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'mailwing-offline')), { timeout: 10_000 }).toBe(false);
+    expect(token).not.toBe('');
+  });
+});
