@@ -26,6 +26,7 @@ import * as m021 from './migrations/021-calendar-invites.js';
 import * as m020 from './migrations/020-admin-migrate.js';
 import * as m023 from './migrations/023-calendar-views-itip-out.js';
 import * as m024 from './migrations/024-outbox-blob-release.js';
+import * as m025 from './migrations/025-conversations.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '020-admin-migrate': m020,
   '023-calendar-views-itip-out': m023,
   '024-outbox-blob-release': m024,
+  '025-conversations': m025,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).

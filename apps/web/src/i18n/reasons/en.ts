@@ -277,6 +277,8 @@ export const enReasons: Record<ReasonCode, string> = {
   'west.provider_unavailable': 'This payment method is not available.',
   'west.seats_out_of_range': 'That number of mailboxes is not available for this plan.',
   'west.ticket_expired': 'The verification expired. Please log in again.',
+  // Conversations (issue 14, scope 2)
+  'conversation.not_found': 'This conversation no longer exists.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

@@ -277,6 +277,8 @@ export const zhReasons: Record<ReasonCode, string> = {
   'west.provider_unavailable': '该支付方式不可用。',
   'west.seats_out_of_range': '该套餐不支持这个邮箱数。',
   'west.ticket_expired': '验证已过期，请重新登录。',
+  // Conversations (issue 14, scope 2)
+  'conversation.not_found': '该会话已不存在。',
 };
 
 /** `rate.limited` when the server said how long to wait. */
