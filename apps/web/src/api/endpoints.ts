@@ -1,5 +1,5 @@
 import type {
-  Account, Changed, ComposeData, ComposeLimits, ComposeMode, LoginResult, Mail, MailList, MboxIndex,
+  Account, Changed, ComposeData, Conversation, ComposeLimits, ComposeMode, LoginResult, Mail, MailList, MboxIndex,
   QuickFilter, RecallResult, SavedDraft, SendResult, SessionResult, Suggestions, TagList, UploadResult, Version,
 } from '@mailwing/shared';
 import { PAGE_SIZE_DEFAULT } from '@mailwing/shared';
@@ -22,15 +22,20 @@ export const api = {
   version: () => request<Version>('/uniapp/version', { loading: false }),
 
   mboxIndex: (loading = true) => request<MboxIndex>('/mbox/index', { loading }),
+  // view=auto: conversation rows when the mailbox's setting is on (issue 14), decided by the server.
   mailList: (mid: string, page: number, size = PAGE_SIZE_DEFAULT, filters: ListFilters = {}) =>
-    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag }, loading: false }),
+    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag, view: 'auto' }, loading: false }),
   /** A background reload (live update): no spinner, and a failure is only logged. */
   mailListQuiet: (mid: string, page: number, size: number, filters: ListFilters = {}) =>
-    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag }, loading: false, quiet: true }),
+    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag, view: 'auto' }, loading: false, quiet: true }),
+  /** A conversation action (conv/read, star, move, delete, junk, purge) on conversation ids. */
+  conv: (op: string, list: readonly string[], data: Params = {}) => post<Changed>(`/conv/${op}`, { ids: ids(list), ...data }),
   // Spec §7: read/index carries the XMLHttpRequest marker header.
   readMail: (mid: string, images = false) =>
     request<Mail>('/read/index', { data: { mid, images: images ? 1 : undefined }, headers: { 'X-Requested-With': 'XMLHttpRequest' } }),
 
+  /** The mails of a mail's conversation, oldest first (issue 14). Quiet: the page reads the mail alone without it. */
+  conversation: (mid: string) => request<Conversation>('/read/conversation', { data: { mid }, loading: false, quiet: true }),
   markRead: (list: readonly string[], read: boolean) => post<Changed>('/mailop/read', { ids: ids(list), read }),
   star: (list: readonly string[], star: boolean) => post<Changed>('/mailop/star', { ids: ids(list), star }),
   move: (list: readonly string[], to: string) => post<Changed>('/mailop/move', { ids: ids(list), to }),

@@ -19,4 +19,14 @@ export const enReadWrite = {
   } as Record<string, string>,
   refusedRecipient: (address: string, why: string) => `${address}: ${why}`,
   recipientRefused: 'A recipient was refused',
+  // Conversations (issue 14, scope 2)
+  showQuoted: 'Show quoted text',
+  hideQuoted: 'Hide quoted text',
+  openThisMail: 'Open this mail',
+  convUnread: 'Mark conversation unread',
+  convMove: 'Move conversation',
+  convDelete: 'Delete conversation',
+  conversationViewHint: 'Show a thread as one row in the lists, and its mails stacked when opened.',
+  conversationOn: 'On: one row per conversation',
+  conversationOff: 'Off: one row per mail',
 };

@@ -280,6 +280,9 @@ export const en = {
   stTemplate: 'Templates',
   stAdminTemplate: 'Company templates',
   stAdminConsole: 'Admin console',
+  // Conversations (issue 14, scope 2)
+  me: 'me',
+  stConversation: 'Conversation view',
 };
 
 export type Messages = typeof en;

@@ -61,8 +61,8 @@ export const Settings = z.object({
   /** Second verification is on. */
   secverify: z.boolean(),
   wechatBound: z.boolean(),
-  /** Lists show one row per conversation (issue 14); on unless turned off. */
-  conversationView: z.boolean(),
+  /** Lists show one row per conversation (issue 14); on unless turned off. Always sent; optional for older servers. */
+  conversationView: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
