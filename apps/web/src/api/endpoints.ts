@@ -1,5 +1,5 @@
 import type {
-  Account, Changed, ComposeData, Conversation, ComposeLimits, ComposeMode, LoginResult, Mail, MailList, MboxIndex,
+  Account, Changed, ComposeData, ComposeLimits, ComposeMode, LoginResult, Mail, MailList, MboxIndex,
   QuickFilter, RecallResult, SavedDraft, SendResult, SessionResult, Suggestions, TagList, UploadResult, Version,
 } from '@mailwing/shared';
 import { PAGE_SIZE_DEFAULT } from '@mailwing/shared';
@@ -34,8 +34,6 @@ export const api = {
   readMail: (mid: string, images = false) =>
     request<Mail>('/read/index', { data: { mid, images: images ? 1 : undefined }, headers: { 'X-Requested-With': 'XMLHttpRequest' } }),
 
-  /** The mails of a mail's conversation, oldest first (issue 14). Quiet: the page reads the mail alone without it. */
-  conversation: (mid: string) => request<Conversation>('/read/conversation', { data: { mid }, loading: false, quiet: true }),
   markRead: (list: readonly string[], read: boolean) => post<Changed>('/mailop/read', { ids: ids(list), read }),
   star: (list: readonly string[], star: boolean) => post<Changed>('/mailop/star', { ids: ids(list), star }),
   move: (list: readonly string[], to: string) => post<Changed>('/mailop/move', { ids: ids(list), to }),

@@ -281,8 +281,7 @@ export const en = {
   stAdminTemplate: 'Company templates',
   stAdminConsole: 'Admin console',
   // Conversations (issue 14, scope 2)
-  me: 'me',
-  stConversation: 'Conversation view',
+  stConv: 'Conversation view',
 };
 
 export type Messages = typeof en;

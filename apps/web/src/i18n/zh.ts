@@ -258,6 +258,5 @@ export const zh: Messages = {
   stAdminTemplate: '企业模板',
   stAdminConsole: '管理后台',
   // Conversations (issue 14, scope 2)
-  me: '我',
-  stConversation: '会话模式',
+  stConv: '会话模式',
 };

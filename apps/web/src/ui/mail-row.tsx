@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { formatMailTime, SystemFolder, type MailSummary } from '@mailwing/shared';
 import { CheckOutline, LinkOutline, StarFill } from 'antd-mobile-icons';
 import { timeWords, useT } from '../i18n';
-import { useSession } from '../state/session';
 import { useLongPress } from './long-press';
 import { RowStatus } from './mail-status';
 import { TagChips } from './tag-chips';
@@ -25,14 +24,13 @@ interface MailRowProps {
 /** One mail in a list: unread rows are bold and carry a dot; tags show as coloured chips. */
 export function MailRow({ mail, onOpen, selecting = false, selected = false, onToggle, onLongPress, renderText = plain }: MailRowProps) {
   const m = useT();
-  const me = useSession((st) => st.currentEmailName).toLowerCase();
   const press = useLongPress(onLongPress && !selecting ? () => onLongPress(mail.id) : undefined);
   // In Sent and Drafts the sender is always the user; who it went to says more.
   const outgoing = mail.mid === SystemFolder.Sent || mail.mid === SystemFolder.Drafts;
   const conv = mail.conv && mail.conv.count > 1 ? mail.conv : undefined;
-  // A conversation row names who wrote in it (issue 14); the user's own mail says "me".
+  // A conversation row names who wrote in it (issue 14), by name, else address.
   const sender = conv
-    ? conv.participants.map((a) => (a.address === me ? m.me : a.name || a.address.split('@')[0])).join(', ')
+    ? conv.participants.map((a) => a.name || a.address).join(', ')
     : outgoing && mail.to.length > 0
       ? `${m.to}: ${mail.to.map((a) => a.name || a.address).join(', ')}`
       : mail.from.name || mail.from.address || m.noSender;
@@ -77,7 +75,7 @@ export function MailRow({ mail, onOpen, selecting = false, selected = false, onT
               <StarFill className="mw-from-important" aria-label={m.importantSender} style={{ color: '#f0883e', fontSize: 13, marginRight: 4, verticalAlign: -1 }} />
             )}
             {renderText(sender)}
-            {conv && <span className="mw-conv-count">{conv.count}</span>}
+            {conv && <span className="mw-count">{conv.count}</span>}
           </span>
           <span className="mw-mail-time">{formatMailTime(mail.date, new Date(), timeWords(m))}</span>
         </div>

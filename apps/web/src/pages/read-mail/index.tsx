@@ -5,6 +5,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { formatMailTime, SystemFolder, type Address, type Conversation, type Mail } from '@mailwing/shared';
 import { api, refreshMbox } from '../../api/endpoints';
 import { organiseApi } from '../../api/organise';
+import { loadConversation } from '../../api/conversation';
 import type { ApiError } from '../../api/request';
 import { timeWords } from '../../i18n';
 import { useOrganiseT } from '../../i18n/organise';
@@ -67,7 +68,7 @@ export default function ReadMailPage() {
     setExpanded(false);
     setConv(null);
     // Quiet: without it the mail still reads as a single one.
-    api.conversation(id).then(setConv, () => undefined);
+    loadConversation(id).then(setConv, () => undefined);
     void load();
     // Reload only when the mail changes, not when the language does.
   }, [id]);

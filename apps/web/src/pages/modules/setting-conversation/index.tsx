@@ -32,7 +32,7 @@ export default function SettingConversationPage() {
   };
 
   return (
-    <Page title={m.stConversation} back="/pages/setting/index">
+    <Page title={m.stConv} back="/pages/setting/index">
       {failed ? <ErrorState onRetry={load} /> : on === null ? <div className="mw-center"><SpinLoading color="primary" /></div> : (
         <List header={m.conversationViewHint}>
           {[true, false].map((value) => (
