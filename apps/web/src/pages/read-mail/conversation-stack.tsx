@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { SpinLoading } from 'antd-mobile';
 import { formatMailTime, type ConversationMail, type Mail } from '@mailwing/shared';
-import { api } from '../../api/endpoints';
+import { readStacked } from '../../api/conversation';
 import { timeWords } from '../../i18n';
 import { useReadWriteT } from '../../i18n/read-write';
 import { MailBody } from './mail-body';
@@ -52,7 +52,7 @@ export function ConversationStack({ items, onOpen }: StackProps) {
 
   const load = (id: string) => {
     if (bodies[id] && bodies[id] !== 'failed') return;
-    api.readMail(id).then((mail) => setBodies((b) => ({ ...b, [id]: mail })), () => setBodies((b) => ({ ...b, [id]: 'failed' })));
+    readStacked(id).then((mail) => setBodies((b) => ({ ...b, [id]: mail })), () => setBodies((b) => ({ ...b, [id]: 'failed' })));
   };
   // Unread mails start open, so their bodies load at once.
   useEffect(() => {
