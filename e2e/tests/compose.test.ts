@@ -143,12 +143,11 @@ describe('compose and send', () => {
     await openList(alice, '/pages/list-tab/index');
     await alice.locator('.mw-mail-row', { hasText: `Re: ${subject}` }).click();
     await alice.locator('.mw-read-subject', { hasText: `Re: ${subject}` }).waitFor();
-    const thread = alice.locator('.mw-thread');
-    await thread.getByText(/Conversation \(\d+\)/).waitFor();
-    // The original (alice's Sent copy) is in the conversation and opens from there.
-    const original = thread.locator('.adm-list-item', { hasText: subject }).filter({ hasNotText: 'This mail' }).first();
-    await original.waitFor();
-    await original.click();
+    await alice.locator('.mw-stack-count').getByText(/Conversation \(\d+\)/).waitFor();
+    // The original (alice's Sent copy) is stacked above the reply (issue 14) and opens from there.
+    const original = alice.locator('.mw-stack-card').first();
+    await original.locator('.mw-stack-head').click();
+    await original.locator('.mw-stack-open').click();
     await alice.locator('.mw-read-subject', { hasText: subject }).waitFor();
     expect(await alice.locator('.mw-read-subject').textContent()).not.toContain('Re:');
 

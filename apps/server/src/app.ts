@@ -37,6 +37,7 @@ import { diskTusRoutes } from './features/disk/disk-tus.routes.js';
 import { shareRoutes } from './features/disk/share.routes.js';
 import { noteRoutes } from './features/note/note.routes.js';
 import { undoSendRoutes } from './features/undo-send/undo-send.routes.js';
+import { conversationRoutes } from './features/conversation/conversation.routes.js';
 import { companyLifeRoutes } from './features/company-life/company-life.routes.js';
 import { companyLifeWestRoutes } from './features/company-life/company-life-west.routes.js';
 import { westAccountRoutes } from './features/west-account/west-account.routes.js';
@@ -147,6 +148,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   welcomeRoutes(app, services.welcome);
   brandingRoutes(app, services.branding);
   undoSendRoutes(app, services.compose, services.db);
+  conversationRoutes(app, services.conversations);
   companyLifeRoutes(app, services.db, services.blobs);
   companyLifeWestRoutes(app, services.db, config.smtp.hostname);
   installWestGuard(app, services.westAccounts);

@@ -9,6 +9,7 @@ import { SessionIssuer } from './features/auth/session-issuer.js';
 import { MailboxService } from './features/mailbox/mailbox.service.js';
 import { IngestService } from './features/message/ingest.service.js';
 import { MessageService } from './features/message/message.service.js';
+import { ConversationService } from './features/conversation/conversation.service.js';
 import { ParsePool } from './features/message/parse-pool.js';
 import { ComposeService } from './features/compose/compose.service.js';
 import { UploadService } from './features/compose/upload.service.js';
@@ -76,6 +77,7 @@ export interface Services {
   auth: AuthService;
   mailbox: MailboxService;
   messages: MessageService;
+  conversations: ConversationService;
   ingest: IngestService;
   companies: CompanyService;
   parser: ParsePool;
@@ -244,6 +246,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     collect, collectRunner,
     quota, disk, diskUploads, shares: new ShareService(db, disk),
     config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
+    conversations: new ConversationService(db, blobs, mailbox, messages),
     auth,
     companies,
     tags: new TagService(db),

@@ -77,6 +77,8 @@ const readWriteArea = () => import('./pages/read-write-area');
 const SettingUndoSendPage = lazy(() => readWriteArea().then((m) => ({ default: m.SettingUndoSendPage })));
 // Offline-first (issue 15): mail written offline waits here.
 const OutboxPage = lazy(() => import('./pages/outbox'));
+// Conversations (issue 14, scope 2): the conversation-view setting.
+const SettingConversationPage = lazy(() => readWriteArea().then((m) => ({ default: m.SettingConversationPage })));
 // Network disk (issue 18): its two pages load as one chunk.
 const diskArea = () => import('./pages/modules/disk/area');
 const DiskPage = lazy(() => diskArea().then((m) => ({ default: m.DiskPage })));
@@ -194,6 +196,7 @@ export const router = createHashRouter([
   { path: '/pages/modules/notes/edit', element: lazyPage(NoteEditPage) },
   { path: '/pages/modules/setting-undo-send/index', element: lazyPage(SettingUndoSendPage) },
   { path: '/pages/outbox/index', element: lazyPage(OutboxPage) },
+  { path: '/pages/modules/setting-conversation/index', element: lazyPage(SettingConversationPage) },
   { path: '/pages/west/*', element: lazyPage(WestRoutes, false) },
   { path: '/pages/admin/*', element: lazyPage(AdminRoutes) },
   { path: '/pages/admin/audit/index', element: lazyPage(AdminAuditPage) },

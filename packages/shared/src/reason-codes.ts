@@ -116,6 +116,8 @@ export const NotFoundReasons = {
   'Timed mail': 'timed_mail.not_found',
   User: 'user.not_found',
   Domain: 'domain.not_found',
+  // Conversations (issue 14, scope 2)
+  Conversation: 'conversation.not_found',
 } as const;
 
 export type NotFoundSubject = keyof typeof NotFoundReasons;

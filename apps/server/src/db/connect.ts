@@ -26,6 +26,7 @@ import * as m021 from './migrations/021-calendar-invites.js';
 import * as m020 from './migrations/020-admin-migrate.js';
 import * as m023 from './migrations/023-calendar-views-itip-out.js';
 import * as m024 from './migrations/024-outbox-blob-release.js';
+import * as m025 from './migrations/025-conversations.js';
 import * as m026 from './migrations/026-idempotency.js';
 import * as m030 from './migrations/030-search-queue.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '020-admin-migrate': m020,
   '023-calendar-views-itip-out': m023,
   '024-outbox-blob-release': m024,
+  '025-conversations': m025,
   '026-idempotency': m026,
   '030-search-queue': m030,
 };

@@ -30,13 +30,13 @@ export interface SessionsTable {
   link_root_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 export interface AuthFailuresTable { key: string; count: number; window_start: Date }
-export interface FoldersTable { user_id: number; mid: number; parent_mid: number | null; name: string; depth: number; unread: Generated<number>; total: Generated<number> }
+export interface FoldersTable { user_id: number; mid: number; parent_mid: number | null; name: string; depth: number; unread: Generated<number>; total: Generated<number>; convs: Generated<number> }
 export interface BlobsTable { hash: string; size: number; refcount: Generated<number>; created_at: CreatedAt }
 export interface MailContentsTable {
   id: Id; blob_hash: string; message_id: string; in_reply_to: string; references_list: string; subject: string;
   from_name: string; from_address: string; to_list: Json<Address[]>; cc_list: Json<Address[]>; reply_to: Json<Address[]>;
   sent_at: Date | null; snippet: string; html: string; text_body: string; attachments: Json<StoredAttachment[]>;
-  remote_images: boolean; urgent: boolean; parse_error: string | null; thread_subject: Generated<string>; created_at: CreatedAt;
+  remote_images: boolean; urgent: boolean; parse_error: string | null; thread_subject: Generated<string>; people_key: Generated<string>; created_at: CreatedAt;
 }
 /** A mail's search lexemes: in `search_pending` from its delivery until the search indexer moves them to `mail_search` (GIN). */
 export interface SearchLexemesTable { content_id: number; search: string }
@@ -47,6 +47,8 @@ export interface MessagesTable {
   bcc: ColumnType<Address[], string | undefined, string>; note: Generated<string>; images_allowed: Generated<boolean>;
   send_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   auth_results: ColumnType<StoredAuthResults | null, string | null | undefined, string | null>;
+  /** Migration 025: the mailbox's conversation this mail belongs to (features/conversation). */
+  conv_id: Generated<number>;
 }
 export interface TagsTable { id: Id; user_id: number; name: string; color: Generated<string> }
 export interface MessageTagsTable { message_id: number; tag_id: number }
@@ -102,6 +104,8 @@ export interface EmailCodesTable { user_id: number; purpose: 'login' | 'reset' |
 export interface UserSettingsTable {
   user_id: number; notify_new_mail: Generated<boolean>; quiet_enabled: Generated<boolean>; quiet_start: Generated<number>; quiet_end: Generated<number>;
   time_zone: Generated<string>; notify_folders: ColumnType<string[], string | undefined, string>; updated_at: Generated<Date>;
+  /** Migration 025: the lists show one row per conversation. */
+  conversation_view: Generated<boolean>;
 }
 export interface PushSubscriptionsTable { id: Id; user_id: number; session_id: number | null; endpoint: string; p256dh: string; auth: string; created_at: CreatedAt }
 export interface AppKeysTable { name: string; value: ColumnType<unknown, string, string>; created_at: CreatedAt }

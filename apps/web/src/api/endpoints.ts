@@ -22,11 +22,14 @@ export const api = {
   version: () => request<Version>('/uniapp/version', { loading: false }),
 
   mboxIndex: (loading = true) => request<MboxIndex>('/mbox/index', { loading }),
+  // view=auto: conversation rows when the mailbox's setting is on (issue 14), decided by the server.
   mailList: (mid: string, page: number, size = PAGE_SIZE_DEFAULT, filters: ListFilters = {}) =>
-    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag }, loading: false }),
+    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag, view: 'auto' }, loading: false }),
   /** A background reload (live update): no spinner, and a failure is only logged. */
   mailListQuiet: (mid: string, page: number, size: number, filters: ListFilters = {}) =>
-    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag }, loading: false, quiet: true }),
+    request<MailList>('/mail/list', { data: { mid, page, size, filter: filters.filter, tag: filters.tag, view: 'auto' }, loading: false, quiet: true }),
+  /** A conversation action (conv/read, star, move, delete, junk, purge) on conversation ids. */
+  conv: (op: string, list: readonly string[], data: Params = {}) => post<Changed>(`/conv/${op}`, { ids: ids(list), ...data }),
   // Spec §7: read/index carries the XMLHttpRequest marker header.
   readMail: (mid: string, images = false) =>
     request<Mail>('/read/index', { data: { mid, images: images ? 1 : undefined }, headers: { 'X-Requested-With': 'XMLHttpRequest' } }),

@@ -23,4 +23,14 @@ export const enReadWrite = {
   insertLocation: 'Location',
   // Issue 15, spec §8: a file type nothing here can show.
   noAppToOpen: 'Unable to open the attachment: no suitable app on this device. You can download it instead.',
+  // Conversations (issue 14, scope 2)
+  showQuoted: 'Show quoted text',
+  hideQuoted: 'Hide quoted text',
+  openThisMail: 'Open this mail',
+  convUnread: 'Mark conversation unread',
+  convMove: 'Move conversation',
+  convDelete: 'Delete conversation',
+  conversationViewHint: 'Show a thread as one row in the lists, and its mails stacked when opened.',
+  conversationOn: 'On: one row per conversation',
+  conversationOff: 'Off: one row per mail',
 };

@@ -281,6 +281,8 @@ export const en = {
   stTemplate: 'Templates',
   stAdminTemplate: 'Company templates',
   stAdminConsole: 'Admin console',
+  // Conversations (issue 14, scope 2)
+  stConv: 'Conversation view',
 };
 
 export type Messages = typeof en;

@@ -23,4 +23,14 @@ export const zhReadWrite: typeof enReadWrite = {
   insertLocation: '位置',
   // Issue 15, spec §8: a file type nothing here can show.
   noAppToOpen: '无法打开附件（没有合适的应用），可以下载后查看。',
+  // Conversations (issue 14, scope 2)
+  showQuoted: '显示引用内容',
+  hideQuoted: '隐藏引用内容',
+  openThisMail: '查看此邮件',
+  convUnread: '整个会话标为未读',
+  convMove: '移动整个会话',
+  convDelete: '删除整个会话',
+  conversationViewHint: '在列表中将同一会话显示为一行，打开后按时间顺序叠放其中的邮件。',
+  conversationOn: '开启：每个会话一行',
+  conversationOff: '关闭：每封邮件一行',
 };

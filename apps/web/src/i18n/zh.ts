@@ -257,4 +257,6 @@ export const zh: Messages = {
   stTemplate: '模板',
   stAdminTemplate: '企业模板',
   stAdminConsole: '管理后台',
+  // Conversations (issue 14, scope 2)
+  stConv: '会话模式',
 };

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { SystemFolder, type MailSummary } from '@mailwing/shared';
 import { api } from '../api/endpoints';
 import { useT } from '../i18n';
-import { CHOOSE_DIR_ROUTE, TAG_LIST_ROUTE, type MailPickState } from './folder-mail-view';
+import { CHOOSE_DIR_ROUTE, convIds, TAG_LIST_ROUTE, type MailPickState } from './folder-mail-view';
 
 /** What the list lends the bar: its action runner and row updates. */
 export interface BatchOps {
@@ -39,28 +39,32 @@ export default function BatchBar({ mid, chosen, ops }: Props) {
   const { act, patch, drop, exit, purge } = ops;
   const list = encodeURIComponent(ids.join(','));
 
-  const read = (flag: boolean) => void act(() => api.markRead(ids, flag), flag ? m.markedRead : m.markedUnread, () => {
+  // Conversation rows act on their whole conversations (issue 14).
+  const convs = convIds(chosen);
+  const from = { from: mid };
+  const read = (flag: boolean) => void act(() => (convs ? api.conv('read', convs, { ...from, read: flag }) : api.markRead(ids, flag)), flag ? m.markedRead : m.markedUnread, () => {
     patch(ids, { read: flag });
     exit();
   });
-  const star = (flag: boolean) => void act(() => api.star(ids, flag), flag ? m.starredDone : m.unstarredDone, () => {
+  const star = (flag: boolean) => void act(() => (convs ? api.conv('star', convs, { ...from, star: flag }) : api.star(ids, flag)), flag ? m.starredDone : m.unstarredDone, () => {
     patch(ids, { star: flag });
     exit();
   });
   const move = () => {
     const state: MailPickState = { backSteps: 1 };
-    navigate(`${CHOOSE_DIR_ROUTE}?ids=${list}&from=${encodeURIComponent(mid)}`, { state });
+    const what = convs ? `convs=${encodeURIComponent(convs.join(','))}` : `ids=${list}`;
+    navigate(`${CHOOSE_DIR_ROUTE}?${what}&from=${encodeURIComponent(mid)}`, { state });
   };
   const tag = () => {
     const state: MailPickState = { backSteps: 1, mailTags: chosen.map((x) => x.tags) };
     navigate(`${TAG_LIST_ROUTE}?ids=${list}`, { state });
   };
   const forGood = () => void purge(ids).then((ok) => ok && exit());
-  const remove = () => void act(() => api.remove(ids), m.deletedMany(ids.length), () => {
+  const remove = () => void act(() => (convs ? api.conv('delete', convs, from) : api.remove(ids)), m.deletedMany(ids.length), () => {
     drop(ids);
     exit();
   });
-  const junk = () => void act(() => api.junk(ids), m.reportedJunk, () => {
+  const junk = () => void act(() => (convs ? api.conv('junk', convs, from) : api.junk(ids)), m.reportedJunk, () => {
     drop(ids);
     exit();
   });

@@ -69,6 +69,11 @@ export function FolderMailView(props: ViewProps) {
   return <FolderMailPage key={`${props.mid}|${filter ?? ''}|${tag ?? ''}`} {...props} filter={filter} tag={tag} setFilters={setFilters} />;
 }
 
+/** The conversation ids of rows that are all conversations, else undefined (mail rows act on mails). */
+export function convIds(rows: readonly MailSummary[]): string[] | undefined {
+  return rows.length > 0 && rows.every((x) => x.conv) ? rows.map((x) => x.conv!.id) : undefined;
+}
+
 function hasMorePages(result: MailList, page: number, size = PAGE_SIZE_DEFAULT): boolean {
   return result.list.length > 0 && page * size < result.total;
 }
@@ -210,14 +215,19 @@ function FolderMailPage({ mid, title, navTitle, tab = false, back, filter, tag, 
     // Modal rather than Dialog: the request layer already loads it, so the first screen stays small.
     const sure = await Modal.confirm({ content: m.purgeManyConfirm(ids.length), confirmText: m.deleteForever, cancelText: m.cancel });
     if (!sure) return false;
-    return act(() => api.purge(ids), m.purgedMany(ids.length), () => drop(ids));
+    const convs = convIds(itemsRef.current.filter((x) => ids.includes(x.id)));
+    return act(() => (convs ? api.conv('purge', convs, { from: mid }) : api.purge(ids)), m.purgedMany(ids.length), () => drop(ids));
   };
 
+  // A conversation row acts on its whole conversation (issue 14); a mail row on its mail.
   const swipe = (mail: MailSummary, key: 'read' | 'delete') => {
-    if (key === 'read') void act(() => api.markRead([mail.id], !mail.read), mail.read ? m.markedUnread : m.markedRead, () => patch([mail.id], { read: !mail.read }));
-    else if (key === 'delete') {
+    const conv = convIds([mail]);
+    if (key === 'read') {
+      void act(() => (conv ? api.conv('read', conv, { read: !mail.read, from: mid }) : api.markRead([mail.id], !mail.read)),
+        mail.read ? m.markedUnread : m.markedRead, () => patch([mail.id], { read: !mail.read }));
+    } else if (key === 'delete') {
       if (mid === SystemFolder.Deleted) void purge([mail.id]);
-      else void act(() => api.remove([mail.id]), m.deleted, () => drop([mail.id]));
+      else void act(() => (conv ? api.conv('delete', conv, { from: mid }) : api.remove([mail.id])), m.deleted, () => drop([mail.id]));
     }
   };
 

@@ -28,9 +28,13 @@ export function MailRow({ mail, onOpen, selecting = false, selected = false, onT
   const press = useLongPress(onLongPress && !selecting ? () => onLongPress(mail.id) : undefined);
   // In Sent and Drafts the sender is always the user; who it went to says more.
   const outgoing = mail.mid === SystemFolder.Sent || mail.mid === SystemFolder.Drafts;
-  const sender = outgoing && mail.to.length > 0
-    ? `${m.to}: ${mail.to.map((a) => a.name || a.address).join(', ')}`
-    : mail.from.name || mail.from.address || m.noSender;
+  const conv = mail.conv && mail.conv.count > 1 ? mail.conv : undefined;
+  // A conversation row names who wrote in it (issue 14), by name, else address.
+  const sender = conv
+    ? conv.participants.map((a) => a.name || a.address).join(', ')
+    : outgoing && mail.to.length > 0
+      ? `${m.to}: ${mail.to.map((a) => a.name || a.address).join(', ')}`
+      : mail.from.name || mail.from.address || m.noSender;
   const activate = () => {
     if (selecting) onToggle?.(mail.id);
     else onOpen(mail.id);
@@ -72,6 +76,7 @@ export function MailRow({ mail, onOpen, selecting = false, selected = false, onT
               <StarFill className="mw-from-important" aria-label={m.importantSender} style={{ color: '#f0883e', fontSize: 13, marginRight: 4, verticalAlign: -1 }} />
             )}
             {renderText(sender)}
+            {conv && <span className="mw-count">{conv.count}</span>}
           </span>
           <span className="mw-mail-time">{formatMailTime(mail.date, new Date(), timeWords(m))}</span>
         </div>

@@ -40,6 +40,19 @@ export const MailSummary = z.object({
   sendAt: z.number().int().nullable(),
   /** The sender is one of this mailbox's important contacts. */
   fromImportant: z.boolean(),
+  /**
+   * Only on a conversation row (mail/list with view=conv or auto, issue 14): the row stands
+   * for its conversation, shown by its newest mail in the folder (this row's other fields).
+   */
+  conv: z.object({
+    id: z.string(),
+    /** Mails in the conversation: all outside Drafts, Spam and Deleted (in those two, the ones there). */
+    count: z.number().int(),
+    /** Unread mails of the conversation in this folder. */
+    unread: z.number().int(),
+    /** Senders, in the order they joined (up to 5). */
+    participants: z.array(Address),
+  }).optional(),
 });
 export type MailSummary = z.infer<typeof MailSummary>;
 
@@ -110,7 +123,10 @@ export type Mail = z.infer<typeof Mail>;
 
 export const MailListQuery = z.object({ mid: folderId, page, size });
 export type MailListQuery = z.infer<typeof MailListQuery>;
-export const MailList = Paged(MailSummary);
+export const MailList = Paged(MailSummary).extend({
+  /** True when the rows are conversations (view=conv, or auto with the setting on). */
+  conversations: z.boolean().optional(),
+});
 export type MailList = z.infer<typeof MailList>;
 
 export const ReadQuery = z.object({ mid: mailId, images: flag.optional() });
@@ -135,3 +151,17 @@ export type CreateFolderInput = z.infer<typeof CreateFolderInput>;
 export const AttachQuery = z.object({ id: z.string().regex(/^\d{1,15}\.\d{1,4}$/, 'is not a valid attachment id'), inline: flag.optional() });
 export const InlineQuery = z.object({ mid: mailId, cid: z.string().min(1).max(998) });
 export const ImageProxyQuery = z.object({ mid: mailId, url: z.string().url().max(4096) });
+
+/** One mail of a stacked conversation (read/conversation): a list row plus its Cc. */
+export const ConversationMail = MailSummary.extend({ cc: z.array(Address) });
+export type ConversationMail = z.infer<typeof ConversationMail>;
+export const ConversationQuery = z.object({ mid: mailId });
+/** A conversation's mails, oldest first (the newest 100). */
+export const Conversation = z.object({ id: z.string(), list: z.array(ConversationMail) });
+export type Conversation = z.infer<typeof Conversation>;
+
+/** Conversation actions (issue 14): `ids` are conversation ids; `from` is the folder the list shows. */
+export const ConvIdsInput = z.object({ ids: idList, from: folderId.optional().or(z.literal('').transform(() => undefined)) });
+export const ConvReadInput = ConvIdsInput.extend({ read: flag });
+export const ConvStarInput = ConvIdsInput.extend({ star: flag });
+export const ConvMoveInput = ConvIdsInput.extend({ to: folderId });

@@ -34,6 +34,12 @@ export const FilteredListQuery = z.object({
   size,
   filter: QuickFilter.optional().or(z.literal('').transform(() => undefined)),
   tag: z.string().regex(/^\d{1,15}$/).optional().or(z.literal('').transform(() => undefined)),
+  /**
+   * Issue 14: mail (default, one row per mail, as before), conv (one row per conversation),
+   * auto (as the mailbox's conversation-view setting says). Quick filters, tags and Drafts
+   * always list mails.
+   */
+  view: z.enum(['mail', 'conv', 'auto']).optional().or(z.literal('').transform(() => undefined)),
 });
 
 const unixSeconds = z.coerce.number().int().min(0).optional().or(z.literal('').transform(() => undefined));

@@ -61,6 +61,8 @@ export const Settings = z.object({
   /** Second verification is on. */
   secverify: z.boolean(),
   wechatBound: z.boolean(),
+  /** Lists show one row per conversation (issue 14); on unless turned off. Always sent; optional for older servers. */
+  conversationView: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -83,6 +85,7 @@ export const AppSettingInput = z.object({
     }
   }, 'is not a known time zone').optional(),
   folders: folderList.optional(),
+  conversationView: flag.optional(),
 });
 export type AppSettingInput = z.infer<typeof AppSettingInput>;
 

@@ -108,15 +108,6 @@ export async function suggest(db: Db, userId: number, companyId: number, q: stri
   return { colleagues, recent: recent.rows };
 }
 
-/** Other mails of this mailbox in the conversation: same thread subject, oldest first. */
-export async function threadOf(db: Db, userId: number, subject: string, excludeId: number, limit = 50) {
-  if (subject === '') return [];
-  return db.selectFrom('mail_contents as c').innerJoin('messages as m', 'm.content_id', 'c.id')
-    .select(['m.id', 'm.folder_mid', 'm.received_at', 'm.seen', 'm.answered', 'm.forwarded', 'm.delivery_state', 'c.subject', 'c.from_name', 'c.from_address', 'c.sent_at'])
-    .where('c.thread_subject', '=', subject).where('m.user_id', '=', userId).where('m.id', '<>', excludeId)
-    .where('m.folder_mid', 'not in', [2, 4]).orderBy('m.received_at').limit(limit).execute();
-}
-
 /** A sent copy with what dispatching it needs. */
 export async function sentCopy(db: Db, id: number) {
   return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')

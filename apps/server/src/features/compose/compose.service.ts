@@ -15,7 +15,8 @@ import { resolveMany } from '../account/account.repository.js';
 import { groupAccepts } from '../group/send-policy.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { composeMime } from '../message/compose-mime.js';
-import type { IngestService, NewMail } from '../message/ingest.service.js';
+import { withConversation, type IngestService, type NewMail } from '../message/ingest.service.js';
+import { conversationsFor } from '../conversation/conversation.repository.js';
 import type { RuledDelivery, RuleRecipient } from '../mail-rule/rule-engine.js';
 import type { ParsedContent } from '../message/mail-parse.js';
 import * as messages from '../message/message.repository.js';
@@ -115,7 +116,8 @@ export class ComposeService {
     let heldItem: number | null = null;
     const ruled = deliverNow ? await this.ruleLocal(this.d.db, built.content, built.raw, built.sender.email, plan) : undefined;
     const id = await this.persist(built, deliverNow ? (ruled?.recipients.length ?? plan.local.size) : 0, async (trx, stored) => {
-      const [sentId] = await messages.insertMessages(trx, [stored.row(SENT, input.bcc, status, sendAt)]);
+      const [conv] = await conversationsFor(trx, [{ contentId: stored.sent.content_id, userId: me.userId }]);
+      const [sentId] = await messages.insertMessages(trx, [{ ...stored.row(SENT, input.bcc, status, sendAt), ...withConversation(conv ?? null) }]);
       if (hold) {
         await repo.insertDispatch(trx, { messageId: sentId!, userId: me.userId, state: 'held', sendAt: sendAt ?? new Date() });
         heldItem = await this.d.policy.hold(trx, { messageId: sentId!, ctx: this.auditContext(built, plan, recipients), verdict });
@@ -400,7 +402,9 @@ export class ComposeService {
     // Mail rules (features/mail-rule) decided each copy's folder and flags; a copy a rule rejected is not made.
     const decided: RuleRecipient[] = ruled?.recipients ?? [...plan.local].map(([userId, folderMid]) => ({ userId, folderMid }));
     const users = [...decided].sort((a, b) => a.userId - b.userId);
-    const copyIds = await messages.insertMessages(trx, users.map((r) => ({
+    const convs = await conversationsFor(trx, users.map((r) => ({ contentId: sent.content_id, userId: r.userId })));
+    const copyIds = await messages.insertMessages(trx, users.map((r, i) => ({
+      ...withConversation(convs[i] ?? null),
       user_id: r.userId, folder_mid: r.folderMid, content_id: sent.content_id, blob_hash: sent.blob_hash, size: sent.size,
       received_at: new Date(), urgent: sent.urgent, has_attach: sent.has_attach, delivery_state: null, bcc: '[]', seen: r.seen ?? false, star: r.star ?? false,
     })));

@@ -8,6 +8,7 @@ import { GroupCommitter } from '../../db/group-commit.js';
 import type { ParsedContent } from './mail-parse.js';
 import type { ParsePool } from './parse-pool.js';
 import * as repo from './message.repository.js';
+import { conversationsFor } from '../conversation/conversation.repository.js';
 import type { RuledDelivery, RuleEngine } from '../mail-rule/rule-engine.js';
 
 export interface LocalRecipient {
@@ -202,9 +203,13 @@ export class IngestService {
       }
       await this.blobs.reference(trx, [...refs.values()]);
       const contentIds = await repo.insertContents(trx, items.map((it) => ({ hash: it.staged.hash, content: it.content })));
+      // Conversations (issue 14): one lookup for the whole batch; null starts a new one (the column's default).
+      const convs = await conversationsFor(trx, items.flatMap((it, i) => it.recipients.map((r) => ({ contentId: contentIds[i]!, userId: r.userId }))));
+      let k = 0;
       const rows = items.flatMap((it, i) => {
         const hasAttach = it.content.attachments.some((a) => !a.inline);
         return it.recipients.map((r) => ({
+          ...withConversation(convs[k++] ?? null),
           user_id: r.userId, folder_mid: r.folderMid, content_id: contentIds[i]!, blob_hash: it.staged.hash, size: it.size,
           received_at: it.receivedAt, seen: r.seen ?? false, star: r.star ?? false, urgent: it.content.urgent, has_attach: hasAttach,
           delivery_state: r.deliveryState ?? null, bcc: JSON.stringify(r.bcc ?? []), auth_results: r.auth ? JSON.stringify(r.auth) : null,
@@ -223,4 +228,9 @@ export class IngestService {
       return out;
     });
   }
+}
+
+/** A row that joins a conversation names it; one that starts a new one leaves the column to its default. */
+export function withConversation(conv: number | null): { conv_id?: number } {
+  return conv === null ? {} : { conv_id: conv };
 }

@@ -3,6 +3,7 @@ import { threadSubject, type QuickFilter } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import type { Database, NewMessage } from '../../db/types.js';
 import type { ParsedContent } from './mail-parse.js';
+import { peopleKey } from '../conversation/people-key.js';
 
 // Every query here takes the owner's user id: a message id alone never reaches a row.
 
@@ -11,7 +12,7 @@ export async function insertContents(db: Db, items: { hash: string; content: Par
   const rows = await db.insertInto('mail_contents').values(items.map(({ hash, content: p }) => ({
     blob_hash: hash, message_id: p.messageId, in_reply_to: p.inReplyTo, references_list: p.references, subject: p.subject,
     from_name: p.from.name, from_address: p.from.address, to_list: JSON.stringify(p.to), cc_list: JSON.stringify(p.cc),
-    reply_to: JSON.stringify(p.replyTo), thread_subject: threadSubject(p.subject), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
+    reply_to: JSON.stringify(p.replyTo), thread_subject: threadSubject(p.subject), people_key: peopleKey(p), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
     attachments: JSON.stringify(p.attachments), remote_images: p.remoteImages.length > 0, urgent: p.urgent, parse_error: p.parseError,
   }))).returning('id').execute();
   const ids = rows.map((r) => r.id);
@@ -103,7 +104,7 @@ export async function tagsOf(db: Db, messageIds: number[]): Promise<Map<number, 
 export async function findOne(db: Db, userId: number, id: number) {
   return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
     .select(fromImportant).select([...summaryColumns, 'm.bcc', 'm.note', 'm.images_allowed', 'm.blob_hash', 'c.cc_list', 'c.reply_to', 'c.html', 'c.text_body',
-      'c.attachments', 'c.message_id', 'c.remote_images', 'c.thread_subject', 'c.in_reply_to', 'c.references_list', 'm.content_id', 'm.auth_results'])
+      'c.attachments', 'c.message_id', 'c.remote_images', 'c.thread_subject', 'c.in_reply_to', 'c.references_list', 'm.content_id', 'm.auth_results', 'm.conv_id'])
     .where('m.user_id', '=', userId).where('m.id', '=', id).executeTakeFirst();
 }
 

@@ -8,6 +8,8 @@ import { presentHtml } from './html-sanitizer.js';
 import * as sent from '../compose/compose.repository.js';
 import * as repo from './message.repository.js';
 import { findTag } from '../tag/tag.repository.js';
+import { conversationMails, conversationPage } from '../conversation/conversation.repository.js';
+import { toConversationSummary } from '../conversation/conversation.service.js';
 
 const DELIVERY_STATES = new Set<string>(['sending', 'sent', 'send_failed', 'recalled', 'audit_waiting', 'auditing', 'audit_passed', 'audit_rejected']);
 
@@ -53,17 +55,25 @@ export { toSummary };
 export class MessageService {
   constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly mailbox: MailboxService) {}
 
-  async list(userId: number, q: MailListQuery & { filter?: QuickFilter; tag?: string }): Promise<MailList> {
+  async list(userId: number, q: MailListQuery & { filter?: QuickFilter; tag?: string; view?: 'mail' | 'conv' | 'auto' }): Promise<MailList> {
     // Someone else's tag id is an unknown id, not an empty filter (issue 12, finding 10).
     if (q.tag !== undefined && !(await findTag(this.db, userId, Number(q.tag)))) throw notFound('Tag');
     const f: repo.ListFilter = { filter: q.filter, tagId: q.tag === undefined ? undefined : Number(q.tag) };
     const mid = Number(q.mid);
+    // Conversation rows (issue 14): not for a filtered list (it shows the mails that match) nor for
+    // Drafts (a draft opens in the editor). With view=auto the setting is read in the same query.
+    const view = q.view ?? 'mail';
+    if (view !== 'mail' && f.filter === undefined && f.tagId === undefined && mid !== Number(SystemFolder.Drafts)) {
+      const convs = await conversationPage(this.db, userId, mid, q.size, (q.page - 1) * q.size, view === 'auto');
+      if (!convs) throw notFound('Folder');
+      if (convs.on) return { list: convs.rows.map(toConversationSummary), total: convs.total, page: q.page, size: q.size, conversations: true };
+    }
     const page = await repo.folderPage(this.db, userId, mid, q.size, (q.page - 1) * q.size, f);
     if (!page) throw notFound('Folder');
     // The folder's counters answer the plain and the unread list; other filters count.
     const total = f.tagId === undefined && f.filter === undefined ? page.total
       : f.tagId === undefined && f.filter === 'unread' ? page.unread : await repo.countFolder(this.db, userId, mid, f);
-    return { list: page.rows.map((r) => toSummary(r, r.tags)), total, page: q.page, size: q.size };
+    return { list: page.rows.map((r) => toSummary(r, r.tags)), total, page: q.page, size: q.size, ...(view === 'mail' ? {} : { conversations: false }) };
   }
 
   async setNote(userId: number, id: string, note: string): Promise<void> {
@@ -109,7 +119,7 @@ export class MessageService {
     }
     const [tags, near, deliveries, thread] = await Promise.all([
       repo.tagsOf(this.db, [row.id]), repo.neighbours(this.db, userId, row.folder_mid, row.received_at, row.id),
-      row.delivery_state ? sent.deliveriesOf(this.db, row.id) : [], sent.threadOf(this.db, userId, row.thread_subject, row.id),
+      row.delivery_state ? sent.deliveriesOf(this.db, row.id) : [], conversationMails(this.db, userId, row.conv_id, row.folder_mid, row.id),
     ]);
     const t = encodeURIComponent(opts.token);
     const html = presentHtml(row.html, {
@@ -126,7 +136,8 @@ export class MessageService {
       note: row.note, messageId: row.message_id, remoteImages: row.remote_images, imagesShown: row.images_allowed,
       prevId: near.prev === null ? null : String(near.prev), nextId: near.next === null ? null : String(near.next),
       deliveries: deliveries.map(toDelivery),
-      thread: thread.map((t) => ({
+      // The other mails of its conversation (issue 14), oldest first.
+      thread: thread.filter((t) => t.id !== row.id).map((t) => ({
         id: String(t.id), mid: String(t.folder_mid), subject: t.subject, from: { name: t.from_name, address: t.from_address },
         date: unix(t.sent_at ?? t.received_at), status: statusOf(t),
       })),

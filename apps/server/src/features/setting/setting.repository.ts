@@ -8,14 +8,15 @@ export interface SettingsRow {
   quiet_end: number;
   time_zone: string;
   notify_folders: string[];
+  conversation_view: boolean;
 }
 
 /** Migration 005's column defaults, for a mailbox that never saved its settings. */
 export const DEFAULT_SETTINGS: SettingsRow = {
-  notify_new_mail: true, quiet_enabled: false, quiet_start: 22 * 60, quiet_end: 7 * 60, time_zone: 'UTC', notify_folders: ['0', '5'],
+  notify_new_mail: true, quiet_enabled: false, quiet_start: 22 * 60, quiet_end: 7 * 60, time_zone: 'UTC', notify_folders: ['0', '5'], conversation_view: true,
 };
 
-const SETTINGS_COLUMNS = ['notify_new_mail', 'quiet_enabled', 'quiet_start', 'quiet_end', 'time_zone', 'notify_folders'] as const;
+const SETTINGS_COLUMNS = ['notify_new_mail', 'quiet_enabled', 'quiet_start', 'quiet_end', 'time_zone', 'notify_folders', 'conversation_view'] as const;
 
 export async function profile(db: Db, userId: number) {
   return db.selectFrom('users').innerJoin('companies', 'companies.id', 'users.company_id')

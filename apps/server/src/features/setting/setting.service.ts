@@ -37,6 +37,7 @@ export class SettingService {
       },
       secverify: p.secverify,
       wechatBound: Boolean(p.wechat_bound),
+      conversationView: s.conversation_view,
     };
   }
 
@@ -47,6 +48,7 @@ export class SettingService {
     if (input.quietStart !== undefined) patch.quiet_start = toMinutes(input.quietStart);
     if (input.quietEnd !== undefined) patch.quiet_end = toMinutes(input.quietEnd);
     if (input.timeZone !== undefined) patch.time_zone = input.timeZone;
+    if (input.conversationView !== undefined) patch.conversation_view = input.conversationView;
     if (input.folders !== undefined) {
       // Spam never notifies (issue 7), so it is not kept as if it could.
       const wanted = [...new Set(input.folders.map((f) => String(Number(f))))].filter((f) => f !== SPAM);

@@ -291,6 +291,8 @@ export const enReasons: Record<ReasonCode, string> = {
   'idempotency.bad_key': 'The idempotency key of this request is not valid.',
   'idempotency.in_progress': 'This request is already being processed. Please wait a moment.',
   'idempotency.key_reused': 'This key was already used for a different request.',
+  // Conversations (issue 14, scope 2)
+  'conversation.not_found': 'This conversation no longer exists.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

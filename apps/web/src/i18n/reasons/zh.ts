@@ -291,6 +291,8 @@ export const zhReasons: Record<ReasonCode, string> = {
   'idempotency.bad_key': '请求的幂等键无效。',
   'idempotency.in_progress': '该请求正在处理中，请稍候。',
   'idempotency.key_reused': '该幂等键已用于另一个请求。',
+  // Conversations (issue 14, scope 2)
+  'conversation.not_found': '该会话已不存在。',
 };
 
 /** `rate.limited` when the server said how long to wait. */

@@ -2,9 +2,10 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Dialog, SpinLoading, Toast } from 'antd-mobile';
 import { DownOutline, StarFill, UpOutline } from 'antd-mobile-icons';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { formatMailTime, SystemFolder, type Address, type Mail } from '@mailwing/shared';
+import { formatMailTime, SystemFolder, type Address, type Conversation, type Mail } from '@mailwing/shared';
 import { api, refreshMbox } from '../../api/endpoints';
 import { organiseApi } from '../../api/organise';
+import { loadConversation } from '../../api/conversation';
 import type { ApiError } from '../../api/request';
 import { timeWords } from '../../i18n';
 import { useOrganiseT } from '../../i18n/organise';
@@ -16,10 +17,10 @@ import { WRITE_ROUTE } from '../../ui/compose-button';
 import { TAB_ROUTES } from '../../ui/tab-layout';
 import type { ChooseDirState } from '../modules/choose-dir';
 import { AttachmentList } from './attachment-list';
-import { DeliveryList, ScheduledBar, ThreadList } from './mail-extras';
+import { DeliveryList, ScheduledBar } from './mail-extras';
+import { ConversationStack, QuotedBody } from './conversation-stack';
 import { ReadActions, type MoreAction } from './read-actions';
 import { useReadWriteT } from '../../i18n/read-write';
-import { MailBody } from './mail-body';
 import { MailNote } from './mail-note';
 import { authSummary, SenderNotice } from './sender-notice';
 
@@ -42,6 +43,8 @@ export default function ReadMailPage() {
   const [mail, setMail] = useState<Mail | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [expanded, setExpanded] = useState(false);
+  // The conversation this mail is part of (issue 14): the others stack around it.
+  const [conv, setConv] = useState<Conversation | null>(null);
 
   const load = useCallback(async (images = false) => {
     setFailed(null);
@@ -63,6 +66,9 @@ export default function ReadMailPage() {
   useEffect(() => {
     setMail(null);
     setExpanded(false);
+    setConv(null);
+    // Quiet: without it the mail still reads as a single one.
+    loadConversation(id).then(setConv, () => undefined);
     void load();
     // Reload only when the mail changes, not when the language does.
   }, [id]);
@@ -123,6 +129,20 @@ export default function ReadMailPage() {
     </span>
   );
 
+  const inConv = conv && conv.list.length > 1 ? conv : null;
+  // Conversation actions (issue 14) beside the single mail's.
+  const convMore = (current: Mail): MoreAction[] => (inConv ? [
+    { key: 'conv-unread', text: rw.convUnread, onPress: () => void act(() => api.conv('read', [inConv.id], { read: false, from: current.mid }), m.markedUnread, leave) },
+    {
+      key: 'conv-move', text: rw.convMove,
+      onPress: () => {
+        const state: ChooseDirState = { backSteps: location.key === 'default' ? 0 : 2 };
+        navigate(`/pages/modules/choose-dir/index?convs=${encodeURIComponent(inConv.id)}&from=${encodeURIComponent(current.mid)}`, { state });
+      },
+    },
+    { key: 'conv-delete', text: rw.convDelete, danger: true, onPress: () => void act(() => api.conv('delete', [inConv.id], { from: current.mid }), m.deleted, leave) },
+  ] : []);
+
   const more = (current: Mail): MoreAction[] => [
     {
       key: 'star', text: current.star ? m.unstar : m.star,
@@ -146,6 +166,7 @@ export default function ReadMailPage() {
     ...(current.mid !== SystemFolder.MailHistory ? [{ key: 'archive', text: m.archive, onPress: () => void act(() => organiseApi.archive([current.id]), m.archived, leave) }] : []),
     ...(current.mid !== SystemFolder.Spam ? [{ key: 'junk', text: m.junkShort, onPress: () => void act(() => api.junk([current.id]), m.reportedJunk, leave) }] : []),
     { key: 'delete', text: m.delete, danger: true, onPress: () => void onDelete(current) },
+    ...(current.mid !== SystemFolder.Deleted ? convMore(current) : []),
   ];
 
   const footer = mail && (
@@ -158,6 +179,10 @@ export default function ReadMailPage() {
   );
 
   const others = mail ? [...mail.to, ...mail.cc] : [];
+  const at = inConv && mail ? inConv.list.findIndex((x) => x.id === mail.id) : -1;
+  const before = inConv && at >= 0 ? inConv.list.slice(0, at) : [];
+  const after = inConv && at >= 0 ? inConv.list.slice(at + 1) : [];
+  const openOne = (other: string) => navigate(`/pages/read-mail/index?mid=${encodeURIComponent(other)}`);
   return (
     <Page title={m.titleReadMail} back={TAB_ROUTES.inbox} right={nav} footer={footer}>
       {failed ? (
@@ -176,6 +201,8 @@ export default function ReadMailPage() {
               <TagChips names={mail.tags} />
             </div>
           )}
+          {inConv && <div className="mw-stack-count" data-conversation={inConv.id}>{m.conversation(inConv.list.length)}</div>}
+          <ConversationStack key={`b${mail.id}-${inConv?.id ?? ''}`} items={before} onOpen={openOne} />
           <div className="mw-read-head">
             <div className="mw-avatar" aria-hidden="true">{(mail.from.name || mail.from.address).slice(0, 1).toUpperCase()}</div>
             <div className="mw-read-meta">
@@ -211,12 +238,12 @@ export default function ReadMailPage() {
             <ScheduledBar sendAt={mail.sendAt} onCancel={() => void cancelTimed(mail, false)} onEdit={() => void cancelTimed(mail, true)} />
           )}
           <div className="mw-read-body">
-            {mail.html ? <MailBody html={mail.html} title={mail.subject || m.noSubject} /> : <div className="mw-read-text">{mail.text}</div>}
+            <QuotedBody key={mail.id} mail={mail} fold={Boolean(inConv)} />
           </div>
           {isInvite(mail) && <Suspense fallback={null}><InviteCard mailId={mail.id} /></Suspense>}
           <AttachmentList attachments={mail.attachments} />
           <DeliveryList mail={mail} onRecalled={() => void load()} />
-          <ThreadList mail={mail} onOpen={(other) => navigate(`/pages/read-mail/index?mid=${encodeURIComponent(other)}`)} />
+          <ConversationStack key={`a${mail.id}-${inConv?.id ?? ''}`} items={after} onOpen={openOne} />
         </article>
       )}
     </Page>

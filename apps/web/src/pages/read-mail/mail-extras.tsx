@@ -1,39 +1,10 @@
 import { Dialog, List } from 'antd-mobile';
 import { ClockCircleOutline } from 'antd-mobile-icons';
-import { formatMailTime, type Delivery, type Mail, type RecallResult } from '@mailwing/shared';
+import type { Delivery, Mail, RecallResult } from '@mailwing/shared';
 import { api } from '../../api/endpoints';
-import { timeWords, useT } from '../../i18n';
+import { useT } from '../../i18n';
 import { formatDateTime } from '../../ui/date-time';
 import { StatusLabel } from '../../ui/mail-status';
-
-/** The other mails of the conversation, with this one in its place, oldest first. */
-export function ThreadList({ mail, onOpen }: { mail: Mail; onOpen: (id: string) => void }) {
-  const m = useT();
-  if (mail.thread.length === 0) return null;
-  const items = [...mail.thread, { id: mail.id, mid: mail.mid, subject: mail.subject, from: mail.from, date: mail.date, status: mail.status }]
-    .sort((a, b) => a.date - b.date);
-  return (
-    <List header={m.conversation(items.length)} className="mw-thread">
-      {items.map((t) => {
-        const current = t.id === mail.id;
-        return (
-          <List.Item
-            key={t.id}
-            data-thread-id={t.id}
-            className={current ? 'is-current' : undefined}
-            arrowIcon={!current}
-            onClick={current ? undefined : () => onOpen(t.id)}
-            description={<span className="mw-thread-subject">{t.subject || m.noSubject}</span>}
-            extra={<StatusLabel status={t.status} />}
-          >
-            <span className="mw-thread-from">{current ? m.thisMail : t.from.name || t.from.address || m.noSender}</span>
-            <span className="mw-thread-time">{formatMailTime(t.date, new Date(), timeWords(m))}</span>
-          </List.Item>
-        );
-      })}
-    </List>
-  );
-}
 
 function deliveryNote(m: ReturnType<typeof useT>, d: Delivery): string | null {
   if (d.status === 'send_failed') return d.error || null;

@@ -31,6 +31,7 @@ const ROUTES = {
   collect: '/pages/modules/setting-pop/index',
   adminConsole: '/pages/admin/index/index',
   undoSend: '/pages/modules/setting-undo-send/index',
+  conv: '/pages/modules/setting-conversation/index',
 } as const;
 
 /** Settings tab (spec §2): profile, nickname, password, security, language, notifications, gesture lock, version, about. */
@@ -90,6 +91,7 @@ export default function SettingPage() {
         {row('autoreply', m.stAutoReply)}
         {row('collect', m.stCollect)}
         {row('undoSend', m.stUndoSend)}
+        {row('conv', m.stConv)}
       </List>
       {settings?.role === 'admin' && <List className="mw-gap" data-group="admin">{row('adminConsole', m.stAdminConsole)}</List>}
       <List className="mw-gap">

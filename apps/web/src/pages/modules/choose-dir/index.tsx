@@ -16,13 +16,15 @@ export interface ChooseDirState {
   backSteps?: number;
 }
 
-/** Move mail: ?ids=1,2,3&from=<folder>; one mail from the read page or a batch from a list. */
+/** Move mail: ?ids=1,2,3&from=<folder> (or ?convs=… for conversations); one mail from the read page or a batch from a list. */
 export default function ChooseDirPage() {
   const m = useOrganiseT();
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
-  const ids = (params.get('ids') ?? '').split(',').filter(Boolean);
+  // ?convs=… moves whole conversations (issue 14): their mail outside Sent goes.
+  const convs = (params.get('convs') ?? '').split(',').filter(Boolean);
+  const ids = convs.length > 0 ? convs : (params.get('ids') ?? '').split(',').filter(Boolean);
   const from = params.get('from');
   const mbox = useSession((s) => s.mbox);
 
@@ -32,7 +34,7 @@ export default function ChooseDirPage() {
 
   const move = async (to: string) => {
     try {
-      await api.move(ids, to);
+      await (convs.length > 0 ? api.conv('move', convs, { to, from: from ?? undefined }) : api.move(ids, to));
     } catch {
       return;
     }
