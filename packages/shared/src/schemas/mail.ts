@@ -40,6 +40,8 @@ export const MailSummary = z.object({
   sendAt: z.number().int().nullable(),
   /** The sender is one of this mailbox's important contacts. */
   fromImportant: z.boolean(),
+  /** The sender's directory photo when the sender is a member of the reader's company (issue 14); otherwise null. */
+  fromAvatar: z.string().nullable(),
 });
 export type MailSummary = z.infer<typeof MailSummary>;
 
