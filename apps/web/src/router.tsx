@@ -105,6 +105,12 @@ const AdminGroupsPage = lazy(() => groupsArea().then((m) => ({ default: m.AdminG
 // People, departments and quotas (issue 17, scope 2): the console page's own chunk.
 const AdminPeoplePage = lazy(() => import('./pages/admin/people/area').then((m) => ({ default: m.AdminPeoplePage })));
 
+// Attachment preview and video playback (issue 14): one chunk; pdf.js is the PDF preview's own.
+const attachArea = () => import('./pages/attach/area');
+const AttachIndexPage = lazy(() => attachArea().then((m) => ({ default: m.AttachIndexPage })));
+const AttachPreviewPage = lazy(() => attachArea().then((m) => ({ default: m.AttachPreviewPage })));
+const VideoPage = lazy(() => attachArea().then((m) => ({ default: m.VideoPage })));
+
 function Loading() {
   return <div className="mw-center mw-fill"><SpinLoading color="primary" /></div>;
 }
@@ -199,5 +205,9 @@ export const router = createHashRouter([
   { path: '/pages/audit/preview', element: lazyPage(AuditPreviewPage) },
   // The auditor's notification-mail link works without a session: the token is the credential.
   { path: '/pages/audit/link/index', element: lazyPage(AuditLinkPage, false) },
+  // Attachment preview and video playback (issue 14, scope 5).
+  { path: '/pages/attach/index', element: lazyPage(AttachIndexPage) },
+  { path: '/pages/attach/preview', element: lazyPage(AttachPreviewPage) },
+  { path: '/pages/modules/video/index', element: lazyPage(VideoPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

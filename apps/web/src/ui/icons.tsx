@@ -36,3 +36,12 @@ export function GearIcon() {
     </svg>
   );
 }
+
+/** A paperclip: a mail has attachments (issue 14: not antd's chain link, which reads as "link"). */
+export function PaperclipIcon({ label }: { label?: string }) {
+  return (
+    <svg {...box} strokeWidth={1.8} aria-hidden={label ? undefined : true} aria-label={label} role={label ? 'img' : undefined} style={{ verticalAlign: '-0.125em' }}>
+      <path d="M20.5 11.5 12.3 19.7a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8" />
+    </svg>
+  );
+}

@@ -8,6 +8,7 @@ import { organiseApi } from '../../api/organise';
 import type { ApiError } from '../../api/request';
 import { timeWords } from '../../i18n';
 import { useOrganiseT } from '../../i18n/organise';
+import { Avatar } from '../../ui/avatar';
 import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
 import { TAG_LIST_ROUTE, type MailPickState } from '../../ui/folder-mail-view';
@@ -177,7 +178,7 @@ export default function ReadMailPage() {
             </div>
           )}
           <div className="mw-read-head">
-            <div className="mw-avatar" aria-hidden="true">{(mail.from.name || mail.from.address).slice(0, 1).toUpperCase()}</div>
+            <Avatar src={mail.fromAvatar} name={mail.from.name || mail.from.address} address={mail.from.address} />
             <div className="mw-read-meta">
               <div className="mw-read-from">
                 <span className="mw-read-name">{mail.from.name || mail.from.address || m.noSender}</span>

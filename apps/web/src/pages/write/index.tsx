@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Button, DatePicker, Dialog, SpinLoading, Switch, Toast } from 'antd-mobile';
 import { ClockCircleOutline, CloseOutline, LinkOutline, RightOutline } from 'antd-mobile-icons';
+import { PaperclipIcon } from '../../ui/icons';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DATE_PICKER_YEARS, isImageFile, type ComposeMode } from '@mailwing/shared';
 import { api, refreshMbox, uploadedFileUrl } from '../../api/endpoints';
@@ -36,7 +37,8 @@ const MODES: Array<[param: string, mode: ComposeMode]> = [['draft', 'edit'], ['r
 function sourceOf(params: URLSearchParams): ComposeSource {
   for (const [param, mode] of MODES) {
     const mid = params.get(param);
-    if (mid) return { mid, mode };
+    // &only=<attachment id>: forward just that file of the mail (the image viewer's Forward).
+    if (mid) return mode === 'forward' && params.get('only') ? { mid, mode, only: params.get('only')! } : { mid, mode };
   }
   return null;
 }
@@ -334,7 +336,7 @@ export default function WritePage() {
                 navigate(ATTACH_ROUTE);
               }}
             >
-              <LinkOutline />
+              <PaperclipIcon />
               <span>{m.addAttachment}</span>
               {attachCount > 0 && <span className="mw-option-count">{attachCount}</span>}
               <RightOutline className="mw-option-arrow" />
