@@ -95,6 +95,12 @@ async function useLanguage(page: Page, lang: 'zh' | 'en'): Promise<void> {
   await page.evaluate((l) => localStorage.setItem('language', l), lang);
 }
 
+/** Waits out the loading toast, so a screenshot shows the page rather than "Loading…". */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.locator('.adm-toast-mask').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  await screenshot(page, name);
+}
+
 const readUrl = () => `${BASE_URL}/#/pages/read-mail/index?mid=${mailId}`;
 const row = (page: Page, kind: string) => page.locator(`.mw-attachments .adm-list-item[data-preview="${kind}"]`);
 
@@ -137,7 +143,7 @@ it('the list shows the sender avatar and a paperclip; the read page thumbnails t
   expect(await avatar.textContent()).toBe('W');
   expect(await avatar.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
   expect(await mine.locator('.mw-mail-marks svg[role="img"]').count()).toBe(1);
-  await screenshot(page, 'attach-list-en');
+  await shot(page, 'attach-list-en');
 
   await openRead(page);
   const thumb = row(page, 'image').locator('img[data-thumb]');
@@ -145,7 +151,7 @@ it('the list shows the sender avatar and a paperclip; the read page thumbnails t
   // Every other file keeps its type tile.
   expect(await page.locator('.mw-attachments img[data-thumb]').count()).toBe(1);
   expect(await smallTargets(page, '.mw-attachments .mw-download')).toEqual([]);
-  await screenshot(page, 'attach-read-en');
+  await shot(page, 'attach-read-en');
 });
 
 it('the image viewer is opaque, closes, and forwards the one image', async () => {
@@ -159,7 +165,7 @@ it('the image viewer is opaque, closes, and forwards the one image', async () =>
   expect(await mask.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
   expect(await smallTargets(page, '.mw-viewer-bar button')).toEqual([]);
   await page.waitForTimeout(400);
-  await screenshot(page, 'attach-viewer-en');
+  await shot(page, 'attach-viewer-en');
   // Save downloads the original file.
   const download = page.waitForEvent('download', { timeout: 10_000 });
   await bar.locator('button[aria-label="Save"]').click();
@@ -177,7 +183,7 @@ it('the image viewer is opaque, closes, and forwards the one image', async () =>
   await expect.poll(() => files.count()).toBe(1);
   await expect.poll(() => files.first().locator('img[data-thumb]').evaluate((img: HTMLImageElement) => img.naturalWidth).catch(() => 0)).toBe(320);
   expect(await files.first().textContent()).toContain('photo.png');
-  await screenshot(page, 'attach-forward-en');
+  await shot(page, 'attach-forward-en');
 });
 
 it('the PDF is drawn by pdf.js on its own page, and the page closes back to the mail', async () => {
@@ -202,7 +208,7 @@ it('the PDF is drawn by pdf.js on its own page, and the page closes back to the 
   expect([...scripts].some((u) => /\/assets\/pdf-/.test(u))).toBe(true);
   expect(await page.locator('iframe, embed, object').count()).toBe(0);
   expect(await smallTargets(page, '.mw-preview-bar button, .mw-pdf-zoom button')).toEqual([]);
-  await screenshot(page, 'attach-pdf-en');
+  await shot(page, 'attach-pdf-en');
   await page.goBack();
   await page.waitForURL(/#\/pages\/read-mail\/index/);
   await page.locator('.mw-attachments').waitFor();
@@ -217,7 +223,7 @@ it('text is shown as text, and a Word file gets download and forward', async () 
   expect(await pre.textContent()).toContain("<script>document.title='PWNED'</script>");
   expect(await pre.locator('b, script').count()).toBe(0);
   expect(await page.title()).not.toContain('PWNED');
-  await screenshot(page, 'attach-text-en');
+  await shot(page, 'attach-text-en');
 
   await page.goBack();
   await page.locator('.mw-attachments').waitFor();
@@ -229,7 +235,7 @@ it('text is shown as text, and a Word file gets download and forward', async () 
   await fallback.locator('button', { hasText: 'Download' }).click();
   expect((await download).suggestedFilename()).toBe('letter.docx');
   expect(await smallTargets(page, '.mw-preview-fallback .adm-button')).toEqual([]);
-  await screenshot(page, 'attach-docx-en');
+  await shot(page, 'attach-docx-en');
 });
 
 it('the video plays in the video module page', async () => {
@@ -246,7 +252,7 @@ it('the video plays in the video module page', async () => {
   });
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
   await video.evaluate((v: HTMLVideoElement) => v.pause());
-  await screenshot(page, 'attach-video-en');
+  await shot(page, 'attach-video-en');
 });
 
 it('screenshots in zh: list, read page, viewer, PDF, text, Word fallback and video', async () => {
@@ -256,40 +262,40 @@ it('screenshots in zh: list, read page, viewer, PDF, text, Word fallback and vid
     await page.goto(`${BASE_URL}/#/pages/list-tab/index`);
     await page.reload();
     await page.locator(`.mw-mail-row[data-id="${mailId}"]`).waitFor();
-    await screenshot(page, 'attach-list-zh');
+    await shot(page, 'attach-list-zh');
     await openRead(page);
-    await screenshot(page, 'attach-read-zh');
+    await shot(page, 'attach-read-zh');
     await row(page, 'image').click();
     const bar = page.locator('[data-role="image-viewer-bar"]');
     await bar.waitFor();
     expect(await bar.textContent()).toContain('保存');
     await page.waitForTimeout(400);
-    await screenshot(page, 'attach-viewer-zh');
+    await shot(page, 'attach-viewer-zh');
     await bar.locator('button[aria-label="关闭"]').click();
     await expect.poll(() => bar.count()).toBe(0);
 
     await row(page, 'pdf').click();
     await page.locator('[data-role="pdf-view"] canvas[data-page="1"]').waitFor({ timeout: 20_000 });
     await page.waitForTimeout(300);
-    await screenshot(page, 'attach-pdf-zh');
+    await shot(page, 'attach-pdf-zh');
     await page.goBack();
     await page.locator('.mw-attachments').waitFor();
     await row(page, 'text').click();
     await page.locator('[data-role="preview-text"]').waitFor();
-    await screenshot(page, 'attach-text-zh');
+    await shot(page, 'attach-text-zh');
     await page.goBack();
     await page.locator('.mw-attachments').waitFor();
     await row(page, 'none').click();
     const fallback = page.locator('[data-role="preview-fallback"]');
     await fallback.waitFor();
     expect(await fallback.textContent()).toContain('转发');
-    await screenshot(page, 'attach-docx-zh');
+    await shot(page, 'attach-docx-zh');
     await page.goBack();
     await page.locator('.mw-attachments').waitFor();
     await row(page, 'video').click();
     await page.locator('video[data-role="video"]').waitFor();
     await page.waitForTimeout(500);
-    await screenshot(page, 'attach-video-zh');
+    await shot(page, 'attach-video-zh');
   } finally {
     await useLanguage(page, 'en');
   }

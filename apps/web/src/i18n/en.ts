@@ -280,6 +280,8 @@ export const en = {
   stTemplate: 'Templates',
   stAdminTemplate: 'Company templates',
   stAdminConsole: 'Admin console',
+  // Attachments (issue 14, scope 5): spec §9's video limit.
+  videoTooLong: (seconds: number) => `video longer than ${seconds} seconds`,
 };
 
 export type Messages = typeof en;

@@ -257,4 +257,6 @@ export const zh: Messages = {
   stTemplate: '模板',
   stAdminTemplate: '企业模板',
   stAdminConsole: '管理后台',
+  // 附件（第 14 号问题第 5 项）：规格 §9 的视频时长上限。
+  videoTooLong: (seconds) => `视频超过 ${seconds} 秒`,
 };

@@ -1,4 +1,4 @@
-import { isEmail, type ComposeData, type ComposeLimits, type ComposeMode, type SendResult } from '@mailwing/shared';
+import { isEmail, VIDEO_MAX_SECONDS, type ComposeData, type ComposeLimits, type ComposeMode, type SendResult } from '@mailwing/shared';
 import { api, type ComposeForm } from '../api/endpoints';
 import { ABORTED, ApiError } from '../api/request';
 import { addRecipients, checkFiles, DEFAULT_LIMITS, formatRecipients, type AttachProblem, type Recipient } from './compose-rules';
@@ -7,6 +7,7 @@ import { placeSignature } from './signature-block';
 import { session } from './session';
 import { signatureFor, signaturePlace } from './signature-seam';
 import { previewKind, THUMB_MAX_BYTES } from '../ui/preview-kind';
+import { messages } from '../i18n';
 
 // The mail being written. It lives outside the compose page so that it
 // survives a visit to the attachment page and back, and so that uploads go on
@@ -177,6 +178,26 @@ export function composeForm(s: ComposeState = get()): ComposeForm {
   };
 }
 
+/** A video file's length in seconds from its metadata, or null when the browser cannot tell (within 5 s). */
+function videoSeconds(file: File): Promise<number | null> {
+  if (typeof document === 'undefined' || typeof URL.createObjectURL !== 'function') return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const video = document.createElement('video');
+    const url = URL.createObjectURL(file);
+    const done = (value: number | null) => {
+      clearTimeout(timer);
+      URL.revokeObjectURL(url);
+      video.removeAttribute('src');
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), 5_000);
+    video.preload = 'metadata';
+    video.onloadedmetadata = () => done(Number.isFinite(video.duration) ? video.duration : null);
+    video.onerror = () => done(null);
+    video.src = url;
+  });
+}
+
 export const compose = {
   get,
 
@@ -243,6 +264,16 @@ export const compose = {
     const controller = new AbortController();
     uploads.set(key, controller);
     try {
+      // Spec §9: a video may run at most VIDEO_MAX_SECONDS. Read from the file's own
+      // metadata before any byte is sent; a file the browser cannot read is let through.
+      if (previewKind(file.name) === 'video') {
+        const seconds = await videoSeconds(file);
+        if (controller.signal.aborted) return;
+        if (seconds !== null && seconds > VIDEO_MAX_SECONDS + 0.5) {
+          patchAttachment(key, { status: 'failed', error: messages().videoTooLong(VIDEO_MAX_SECONDS) });
+          return;
+        }
+      }
       const result = await api.uploadFile(file, (progress) => patchAttachment(key, { progress }), controller.signal);
       patchAttachment(key, { id: result.id, name: result.name, size: result.size, progress: 100, status: 'done' }, true);
     } catch (error) {
