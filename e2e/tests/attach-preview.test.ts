@@ -147,7 +147,7 @@ it('the list shows the sender avatar and a paperclip; the read page thumbnails t
 
   await openRead(page);
   const thumb = row(page, 'image').locator('img[data-thumb]');
-  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBe(320);
   // Every other file keeps its type tile.
   expect(await page.locator('.mw-attachments img[data-thumb]').count()).toBe(1);
   expect(await smallTargets(page, '.mw-attachments .mw-download')).toEqual([]);
@@ -172,18 +172,19 @@ it('the image viewer is opaque, closes, and forwards the one image', async () =>
   expect((await download).suggestedFilename()).toBe('photo.png');
   // Close.
   await bar.locator('button[aria-label="Close"]').click();
-  await expect.poll(() => bar.count()).toBe(0);
-  await expect.poll(() => page.locator('.mw-viewer-mask').isVisible().catch(() => false)).toBe(false);
+  await expect.poll(() => bar.count(), { timeout: 10_000 }).toBe(0);
+  await expect.poll(() => page.locator('.mw-viewer-mask').isVisible().catch(() => false), { timeout: 10_000 }).toBe(false);
 
   // Forward: compose opens forwarding this mail with only the image, thumbnailed.
   await row(page, 'image').click();
   await bar.locator('button[aria-label="Forward"]').click();
   await page.waitForURL(/#\/pages\/write\/index\?forward=/);
   const files = page.locator('.mw-compose-attachments [data-attach-row]');
-  await expect.poll(() => files.count()).toBe(1);
-  await expect.poll(() => files.first().locator('img[data-thumb]').evaluate((img: HTMLImageElement) => img.naturalWidth).catch(() => 0)).toBe(320);
+  await expect.poll(() => files.count(), { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => files.first().locator('img[data-thumb]').evaluate((img: HTMLImageElement) => img.naturalWidth).catch(() => 0), { timeout: 15_000 }).toBe(320);
   expect(await files.first().textContent()).toContain('photo.png');
   await shot(page, 'attach-forward-en');
+
 });
 
 it('the PDF is drawn by pdf.js on its own page, and the page closes back to the mail', async () => {
@@ -272,7 +273,7 @@ it('screenshots in zh: list, read page, viewer, PDF, text, Word fallback and vid
     await page.waitForTimeout(400);
     await shot(page, 'attach-viewer-zh');
     await bar.locator('button[aria-label="关闭"]').click();
-    await expect.poll(() => bar.count()).toBe(0);
+    await expect.poll(() => bar.count(), { timeout: 10_000 }).toBe(0);
 
     await row(page, 'pdf').click();
     await page.locator('[data-role="pdf-view"] canvas[data-page="1"]').waitFor({ timeout: 20_000 });
@@ -296,6 +297,13 @@ it('screenshots in zh: list, read page, viewer, PDF, text, Word fallback and vid
     await page.locator('video[data-role="video"]').waitFor();
     await page.waitForTimeout(500);
     await shot(page, 'attach-video-zh');
+    // Compose forwarding the image.
+    await openRead(page);
+    await row(page, 'image').click();
+    await bar.locator('button[aria-label="转发"]').click();
+    await page.waitForURL(/#\/pages\/write\/index\?forward=/);
+    await page.locator('.mw-compose-attachments img[data-thumb]').waitFor();
+    await shot(page, 'attach-forward-zh');
   } finally {
     await useLanguage(page, 'en');
   }
