@@ -19,7 +19,9 @@ function serviceWorker(): Plugin {
     enforce: 'post',
     generateBundle(_options, bundle) {
       const files = Object.keys(bundle).filter((f) => !f.endsWith('.map'));
-      const shell = ['./', ...[...files, ...PUBLIC_SHELL].map((f) => `./${f}`)];
+      // pdf.js and its worker (1.7 MB, issue 14) load only when a PDF is previewed, which needs
+      // the network anyway: no phone downloads them at install.
+      const shell = ['./', ...[...files.filter((f) => !/^assets\/pdf(\.worker)?[-.]/.test(f)), ...PUBLIC_SHELL].map((f) => `./${f}`)];
       // The build's file names carry content hashes, so they name the build.
       const version = files.filter((f) => f.startsWith('assets/')).sort().join('|');
       let hash = 0;
@@ -33,7 +35,7 @@ function serviceWorker(): Plugin {
 }
 
 /** Files worth compressing: text, not already-compressed images. */
-const COMPRESSIBLE = /\.(js|css|html|svg|json|webmanifest|txt)$/;
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/;
 
 /**
  * Writes a .br and a .gz beside each text file of the build, so the server sends

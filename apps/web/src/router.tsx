@@ -113,6 +113,12 @@ const AdminPeoplePage = lazy(() => import('./pages/admin/people/area').then((m) 
 const ChooseLocationPage = lazy(() => import('./pages/choose-location'));
 const OpenLocationPage = lazy(() => import('./pages/open-location'));
 
+// Attachment preview and video playback (issue 14): one chunk; pdf.js is the PDF preview's own.
+const attachArea = () => import('./pages/attach/area');
+const AttachIndexPage = lazy(() => attachArea().then((m) => ({ default: m.AttachIndexPage })));
+const AttachPreviewPage = lazy(() => attachArea().then((m) => ({ default: m.AttachPreviewPage })));
+const VideoPage = lazy(() => attachArea().then((m) => ({ default: m.VideoPage })));
+
 function lazyPage(Page: ComponentType, guarded = true): ReactNode {
   const page = <PageBoundary><Suspense fallback={<PageLoading />}><Page /></Suspense></PageBoundary>;
   return guarded ? <RequireSession>{page}</RequireSession> : page;
@@ -208,5 +214,9 @@ export const router = createHashRouter([
   { path: '/choose-location', element: lazyPage(ChooseLocationPage) },
   // A mail's place link: its reader may have no session here.
   { path: '/open-location', element: lazyPage(OpenLocationPage, false) },
+  // Attachment preview and video playback (issue 14, scope 5).
+  { path: '/pages/attach/index', element: lazyPage(AttachIndexPage) },
+  { path: '/pages/attach/preview', element: lazyPage(AttachPreviewPage) },
+  { path: '/pages/modules/video/index', element: lazyPage(VideoPage) },
   { path: '*', element: lazyPage(NotFoundPage, false) },
 ]);

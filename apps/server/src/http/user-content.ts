@@ -68,14 +68,26 @@ export async function inlineType(data: Buffer, name: string, declared: string): 
 
 export interface UserFile { body: Buffer; name: string; declaredType: string }
 
-/** Sends user-supplied bytes: inline only when asked and the content is on the allowlist. */
-export async function sendUserFile(reply: FastifyReply, file: UserFile, opts: { inline: boolean; cache: string }): Promise<FastifyReply> {
+/**
+ * Sends user-supplied bytes: inline only when asked and the content is on the allowlist.
+ * A Range request gets 206 with that slice (issue 14): a <video> seeks by asking for
+ * ranges, and without them Chromium plays a mail's video but cannot jump in it.
+ */
+export async function sendUserFile(reply: FastifyReply, file: UserFile, opts: { inline: boolean; cache: string; range?: string }): Promise<FastifyReply> {
   const type = opts.inline ? await inlineType(file.body, file.name, file.declaredType) : null;
-  return userContentHeaders(reply)
+  userContentHeaders(reply)
     .header('Content-Type', type ?? 'application/octet-stream')
     .header('Content-Disposition', contentDisposition(file.name || 'file', { type: type ? 'inline' : 'attachment' }))
     .header('Cache-Control', opts.cache)
-    .send(file.body);
+    .header('Accept-Ranges', 'bytes');
+  const size = file.body.length;
+  const range = parseRange(opts.range, size);
+  if (range === 'unsatisfiable') return reply.status(416).header('Content-Range', `bytes */${size}`).send();
+  if (range) {
+    return reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
+      .send(file.body.subarray(range.start, range.end + 1));
+  }
+  return reply.send(file.body);
 }
 
 /** The headers every response carrying user content gets, whatever its type. */

@@ -21,8 +21,6 @@ export const enReadWrite = {
   recipientRefused: 'A recipient was refused',
   // Location pages (issue 15 §6): the compose option that opens /choose-location.
   insertLocation: 'Location',
-  // Issue 15, spec §8: a file type nothing here can show.
-  noAppToOpen: 'Unable to open the attachment: no suitable app on this device. You can download it instead.',
   // Conversations (issue 14, scope 2)
   showQuoted: 'Show quoted text',
   hideQuoted: 'Hide quoted text',

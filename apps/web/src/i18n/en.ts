@@ -283,6 +283,8 @@ export const en = {
   stAdminConsole: 'Admin console',
   // Conversations (issue 14, scope 2)
   stConv: 'Conversation view',
+  // Attachments (issue 14, scope 5): spec §9's video limit.
+  videoTooLong: (seconds: number) => `video longer than ${seconds} seconds`,
 };
 
 export type Messages = typeof en;

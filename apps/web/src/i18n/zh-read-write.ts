@@ -21,8 +21,6 @@ export const zhReadWrite: typeof enReadWrite = {
   recipientRefused: '有收件人被拒绝',
   // 位置页（第 15 号问题 §6）：写信页打开 /choose-location 的选项。
   insertLocation: '位置',
-  // Issue 15, spec §8: a file type nothing here can show.
-  noAppToOpen: '无法打开附件（没有合适的应用），可以下载后查看。',
   // Conversations (issue 14, scope 2)
   showQuoted: '显示引用内容',
   hideQuoted: '隐藏引用内容',

@@ -259,4 +259,6 @@ export const zh: Messages = {
   stAdminConsole: '管理后台',
   // Conversations (issue 14, scope 2)
   stConv: '会话模式',
+  // 附件（第 14 号问题第 5 项）：规格 §9 的视频时长上限。
+  videoTooLong: (seconds) => `视频超过 ${seconds} 秒`,
 };

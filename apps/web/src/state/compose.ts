@@ -1,4 +1,4 @@
-import { isEmail, type ComposeData, type ComposeLimits, type ComposeMode, type SendResult } from '@mailwing/shared';
+import { isEmail, VIDEO_MAX_SECONDS, type ComposeData, type ComposeLimits, type ComposeMode, type SendResult } from '@mailwing/shared';
 import { api, type ComposeForm } from '../api/endpoints';
 import { ABORTED, ApiError } from '../api/request';
 import { addRecipients, checkFiles, DEFAULT_LIMITS, formatRecipients, type AttachProblem, type Recipient } from './compose-rules';
@@ -6,6 +6,8 @@ import { createStore, useStore } from './store';
 import { placeSignature } from './signature-block';
 import { session } from './session';
 import { signatureFor, signaturePlace } from './signature-seam';
+import { previewKind, THUMB_MAX_BYTES } from '../ui/preview-kind';
+import { messages } from '../i18n';
 
 // The mail being written. It lives outside the compose page so that it
 // survives a visit to the attachment page and back, and so that uploads go on
@@ -24,9 +26,12 @@ export interface ComposeAttachment {
   progress: number;
   status: UploadStatus;
   error: string;
+  /** A picked image's own bytes (an object URL) for its thumbnail while it uploads (issue 14). */
+  localPreview?: string;
 }
 
-export type ComposeSource = { mid: string; mode: ComposeMode } | null;
+/** `only`: forwarding one attachment of the mail (issue 14): the others are left off. */
+export type ComposeSource = { mid: string; mode: ComposeMode; only?: string } | null;
 
 export interface ComposeState {
   /** The history entry (location.key) of the compose page this mail belongs to. */
@@ -106,7 +111,12 @@ function fromAddresses(list: ComposeData['to']): Recipient[] {
 function abortUploads(): void {
   for (const controller of uploads.values()) controller.abort();
   uploads.clear();
+  for (const a of get().attachments) if (a.localPreview) URL.revokeObjectURL(a.localPreview);
 }
+
+// Only an image small enough for a thumbnail keeps an object URL of its bytes.
+const localPreviewOf = (file: File) =>
+  previewKind(file.name) === 'image' && file.size <= THUMB_MAX_BYTES && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : undefined;
 
 /** The body with the sender's signature for this mode (issue 16), set before the editor shows it. */
 async function withSignature(html: string, mode: ComposeMode | null): Promise<string> {
@@ -136,7 +146,7 @@ async function load(source: NonNullable<ComposeSource>, gen: number): Promise<vo
       html: data.html,
       urgent: data.urgent,
       sendAt: data.sendAt,
-      attachments: data.attachments.map((a) => ({ key: `k${nextKey++}`, name: a.name, size: a.size, id: a.id, progress: 100, status: 'done', error: '' })),
+      attachments: data.attachments.filter((a) => !source.only || a.id === source.only).map((a) => ({ key: `k${nextKey++}`, name: a.name, size: a.size, id: a.id, progress: 100, status: 'done', error: '' })),
       draftId: data.draftId,
       replyTo: data.replyTo,
       forwardOf: data.forwardOf,
@@ -166,6 +176,26 @@ export function composeForm(s: ComposeState = get()): ComposeForm {
     replyTo: s.replyTo ?? undefined,
     forwardOf: s.forwardOf ?? undefined,
   };
+}
+
+/** A video file's length in seconds from its metadata, or null when the browser cannot tell (within 5 s). */
+function videoSeconds(file: File): Promise<number | null> {
+  if (typeof document === 'undefined' || typeof URL.createObjectURL !== 'function') return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const video = document.createElement('video');
+    const url = URL.createObjectURL(file);
+    const done = (value: number | null) => {
+      clearTimeout(timer);
+      URL.revokeObjectURL(url);
+      video.removeAttribute('src');
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), 5_000);
+    video.preload = 'metadata';
+    video.onloadedmetadata = () => done(Number.isFinite(video.duration) ? video.duration : null);
+    video.onerror = () => done(null);
+    video.src = url;
+  });
 }
 
 export const compose = {
@@ -223,7 +253,7 @@ export const compose = {
     // A failed upload is not sent, so it does not count against the limits.
     const { accepted, refused } = checkFiles(files, s.attachments.filter((a) => a.status !== 'failed'), s.limits);
     const rows = accepted.map((file) => ({ file, row: {
-      key: `k${nextKey++}`, name: file.name, size: file.size, id: null, progress: 0, status: 'uploading' as const, error: '',
+      key: `k${nextKey++}`, name: file.name, size: file.size, id: null, progress: 0, status: 'uploading' as const, error: '', localPreview: localPreviewOf(file),
     } }));
     composeStore.set({ attachments: [...s.attachments, ...rows.map((r) => r.row)], revision: s.revision + 1 });
     for (const { file, row } of rows) void compose.upload(row.key, file);
@@ -234,6 +264,16 @@ export const compose = {
     const controller = new AbortController();
     uploads.set(key, controller);
     try {
+      // Spec §9: a video may run at most VIDEO_MAX_SECONDS. Read from the file's own
+      // metadata before any byte is sent; a file the browser cannot read is let through.
+      if (previewKind(file.name) === 'video') {
+        const seconds = await videoSeconds(file);
+        if (controller.signal.aborted) return;
+        if (seconds !== null && seconds > VIDEO_MAX_SECONDS + 0.5) {
+          patchAttachment(key, { status: 'failed', error: messages().videoTooLong(VIDEO_MAX_SECONDS) });
+          return;
+        }
+      }
       const result = await api.uploadFile(file, (progress) => patchAttachment(key, { progress }), controller.signal);
       patchAttachment(key, { id: result.id, name: result.name, size: result.size, progress: 100, status: 'done' }, true);
     } catch (error) {
@@ -250,6 +290,8 @@ export const compose = {
     uploads.get(key)?.abort();
     uploads.delete(key);
     const s = get();
+    const gone = s.attachments.find((a) => a.key === key)?.localPreview;
+    if (gone) URL.revokeObjectURL(gone);
     composeStore.set({ attachments: s.attachments.filter((a) => a.key !== key), revision: s.revision + 1 });
   },
 

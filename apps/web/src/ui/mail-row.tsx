@@ -2,12 +2,18 @@ import type { ReactNode } from 'react';
 import { formatMailTime, SystemFolder, type MailSummary } from '@mailwing/shared';
 import { CheckOutline, StarFill } from 'antd-mobile-icons';
 import { timeWords, useT } from '../i18n';
+import { Avatar } from './avatar';
 import { PaperclipIcon } from './icons';
 import { useLongPress } from './long-press';
 import { RowStatus } from './mail-status';
 import { TagChips } from './tag-chips';
 
 const plain = (text: string): ReactNode => text;
+
+function avatarOf(mail: MailSummary, outgoing: boolean): { name: string; address: string; src: string | null } {
+  const who = outgoing ? mail.to[0] : mail.from;
+  return { name: who?.name || who?.address || '?', address: who?.address ?? '', src: outgoing ? null : mail.fromAvatar };
+}
 
 interface MailRowProps {
   mail: MailSummary;
@@ -68,6 +74,8 @@ export function MailRow({ mail, onOpen, selecting = false, selected = false, onT
       ) : (
         <span className="mw-mail-dot" aria-label={mail.read ? undefined : m.unread} />
       )}
+      {/* The sender's photo or initial (issue 14); Sent and Drafts show the first recipient's. */}
+      <Avatar className="mw-row-avatar" {...avatarOf(mail, outgoing)} />
       <div className="mw-mail-main">
         <div className="mw-mail-line">
           <span className="mw-mail-from">

@@ -53,6 +53,8 @@ export const MailSummary = z.object({
     /** Senders, in the order they joined (up to 5). */
     participants: z.array(Address),
   }).optional(),
+  /** The sender's directory photo when the sender is a member of the reader's company (issue 14); otherwise null. */
+  fromAvatar: z.string().nullable(),
 });
 export type MailSummary = z.infer<typeof MailSummary>;
 

@@ -24,7 +24,7 @@ export function composeRoutes(app: App, compose: ComposeService, uploads: Upload
   // The uploaded bytes, for the editor's inline images and a preview before sending.
   app.get('/h5/write/file', { schema: { tags, querystring: UploadQuery } }, async (req, reply) => {
     const part = await uploads.get(caller(req).userId, Number(req.query.id));
-    return sendUserFile(reply, { body: part.content, name: part.filename, declaredType: part.contentType }, { inline: true, cache: 'private, max-age=86400' });
+    return sendUserFile(reply, { body: part.content, name: part.filename, declaredType: part.contentType }, { inline: true, cache: 'private, max-age=86400', range: req.headers.range });
   });
 
   // The editor's HTML may be long (pasted tables, data: images): above the 1 MB default, within the schema's 5 MB per field.

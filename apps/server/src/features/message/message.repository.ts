@@ -32,6 +32,14 @@ export async function insertMessages(db: Db, rows: NewMessage[]): Promise<number
 /** Whether the sender is one of the mailbox's important contacts (issue 6). */
 const fromImportant = sql<boolean>`EXISTS (SELECT 1 FROM contacts ct WHERE ct.user_id = m.user_id AND ct.important AND ct.email = c.from_address)`.as('from_important');
 
+/**
+ * The sender's directory photo (issue 14): the avatar of an active member of the
+ * reader's own company whose address sent it. Two unique-index lookups per row of
+ * the page, in the list query itself, so the list needs no request per sender.
+ */
+const fromAvatar = sql<string | null>`(SELECT u.avatar_hash FROM users u WHERE u.email = lower(c.from_address) AND u.status = 'active'
+  AND u.company_id = (SELECT me.company_id FROM users me WHERE me.id = m.user_id))`.as('from_avatar');
+
 const summaryColumns = [
   'm.id', 'm.folder_mid', 'm.size', 'm.received_at', 'm.seen', 'm.star', 'm.urgent', 'm.answered', 'm.forwarded', 'm.has_attach',
   'm.delivery_state', 'm.send_at', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.snippet', 'c.sent_at',
@@ -67,7 +75,7 @@ function pageQuery(db: Db, userId: number, folderMid: number, limit: number, off
   const page = folderRows(db, userId, folderMid, f).select('id')
     .orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
   return db.selectFrom('messages as m').innerJoin(page.as('p'), 'p.id', 'm.id').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
-    .select(summaryColumns).select(fromImportant)
+    .select(summaryColumns).select(fromImportant).select(fromAvatar)
     .select(sql<string[]>`array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name)`.as('tags'))
     .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc');
 }
@@ -103,7 +111,7 @@ export async function tagsOf(db: Db, messageIds: number[]): Promise<Map<number, 
 
 export async function findOne(db: Db, userId: number, id: number) {
   return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
-    .select(fromImportant).select([...summaryColumns, 'm.bcc', 'm.note', 'm.images_allowed', 'm.blob_hash', 'c.cc_list', 'c.reply_to', 'c.html', 'c.text_body',
+    .select(fromImportant).select(fromAvatar).select([...summaryColumns, 'm.bcc', 'm.note', 'm.images_allowed', 'm.blob_hash', 'c.cc_list', 'c.reply_to', 'c.html', 'c.text_body',
       'c.attachments', 'c.message_id', 'c.remote_images', 'c.thread_subject', 'c.in_reply_to', 'c.references_list', 'm.content_id', 'm.auth_results', 'm.conv_id'])
     .where('m.user_id', '=', userId).where('m.id', '=', id).executeTakeFirst();
 }

@@ -15,10 +15,10 @@ import type { MessageService } from './message.service.js';
 const changed = { response: { 200: envelope(Changed) } };
 
 // A part of a stored mail. The type the sender declared decides nothing: user-content.ts does.
-async function sendPart(reply: FastifyReply, raw: Buffer, meta: { index: number; name: string; contentType: string }, inline: boolean) {
+async function sendPart(reply: FastifyReply, raw: Buffer, meta: { index: number; name: string; contentType: string }, inline: boolean, range?: string) {
   const body = await extractAttachment(raw, meta.index);
   if (!body) throw notFound('Attachment');
-  return sendUserFile(reply, { body, name: meta.name, declaredType: meta.contentType || '' }, { inline, cache: 'private, max-age=3600' });
+  return sendUserFile(reply, { body, name: meta.name, declaredType: meta.contentType || '' }, { inline, cache: 'private, max-age=3600', range });
 }
 
 export function messageRoutes(app: App, messages: MessageService, opts: { images: OutboundGuard }): void {
@@ -61,7 +61,7 @@ export function messageRoutes(app: App, messages: MessageService, opts: { images
 
   app.get('/h5/attach/download', { schema: { tags, querystring: AttachQuery } }, async (req, reply) => {
     const { raw, meta } = await messages.attachment(caller(req).userId, req.query.id);
-    return sendPart(reply, raw, meta, req.query.inline === true);
+    return sendPart(reply, raw, meta, req.query.inline === true, req.headers.range);
   });
 
   app.get('/h5/read/inline', { schema: { tags, querystring: InlineQuery } }, async (req, reply) => {

@@ -10,6 +10,7 @@ import * as repo from './message.repository.js';
 import { findTag } from '../tag/tag.repository.js';
 import { conversationMails, conversationPage } from '../conversation/conversation.repository.js';
 import { toConversationSummary } from '../conversation/conversation.service.js';
+import { avatarPath } from '../setting/setting.service.js';
 
 const DELIVERY_STATES = new Set<string>(['sending', 'sent', 'send_failed', 'recalled', 'audit_waiting', 'auditing', 'audit_passed', 'audit_rejected']);
 
@@ -41,12 +42,13 @@ function authOf(a: StoredAuthResults): MailAuth {
   return { external: a.external, verdict: a.verdict, spf: a.spf, dkim: a.dkim, dmarc: a.dmarc };
 }
 
-function toSummary(r: Omit<repo.SummaryRow, 'tags'>, tags: string[]): MailSummary {
+function toSummary(r: Omit<repo.SummaryRow, 'tags' | 'from_important' | 'from_avatar'> & { from_important?: boolean; from_avatar?: string | null }, tags: string[]): MailSummary {
   return {
     id: String(r.id), mid: String(r.folder_mid), subject: r.subject, from: { name: r.from_name, address: r.from_address },
     to: r.to_list as Address[], date: unix(r.sent_at ?? r.received_at), size: r.size, status: statusOf(r), read: r.seen, star: r.star,
     urgent: r.urgent, hasAttach: r.has_attach, tags, snippet: r.snippet, sendAt: r.send_at ? unix(r.send_at) : null,
     fromImportant: 'from_important' in r ? Boolean(r.from_important) : false,
+    fromAvatar: r.from_avatar ? avatarPath(r.from_address, r.from_avatar) : null,
   };
 }
 

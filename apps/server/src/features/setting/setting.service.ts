@@ -14,6 +14,10 @@ const avatarFailed = (why: 'avatarType' | 'avatarSize') =>
 /** The URL part that changes with the image, so a new avatar is never hidden by a cached old one. */
 export const avatarVersion = (hash: string) => hash.slice(0, 12);
 
+/** A member's avatar URL: public, versioned by the image, so it caches for good. */
+export const avatarPath = (email: string, hash: string) =>
+  `/h5/setting/avatar-image?email=${encodeURIComponent(email.toLowerCase())}&v=${avatarVersion(hash)}`;
+
 /** The settings page of one mailbox: profile, language, avatar and notification preferences. */
 export class SettingService {
   constructor(private readonly db: Db, private readonly blobs: BlobService) {}
@@ -25,7 +29,7 @@ export class SettingService {
     return {
       email: p.email,
       nickname: p.name,
-      avatar: p.avatar_hash ? `/h5/setting/avatar-image?email=${encodeURIComponent(p.email)}&v=${avatarVersion(p.avatar_hash)}` : null,
+      avatar: p.avatar_hash ? avatarPath(p.email, p.avatar_hash) : null,
       company: p.company,
       role: p.role,
       quotaBytes: Number(p.quota_bytes),

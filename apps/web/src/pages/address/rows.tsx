@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { CheckOutline } from 'antd-mobile-icons';
+import { Avatar } from '../../ui/avatar';
 
-/** A round badge with the first letter or character of a name. */
+/** A person's round badge: the one Avatar (ui/avatar.tsx), so a sender has the same colour here as in the mail list. */
 export function Initial({ name, email }: { name: string; email?: string }) {
-  const first = (name.trim() || email || '?').slice(0, 1).toUpperCase();
-  return <span className="mw-ab-avatar" aria-hidden="true">{first}</span>;
+  return <Avatar className="mw-ab-avatar" name={name} address={email} />;
 }
 
 interface PersonRowProps {

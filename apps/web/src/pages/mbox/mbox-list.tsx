@@ -38,7 +38,7 @@ function MailboxRow({ box, info, current, onPick, onUnbind }: RowProps) {
           data-email={box.email}
           data-current={current || undefined}
           className={current ? 'mw-box is-current' : 'mw-box'}
-          prefix={<Avatar name={name} />}
+          prefix={<Avatar name={name} address={box.email} />}
           description={box.email}
           extra={(
             <span className="mw-box-extra">

@@ -9,6 +9,7 @@ import {
 import { session, useSession } from '../../state/session';
 import { askPassword } from '../../ui/password-prompt';
 import { PatternPad } from '../../ui/pattern-pad';
+import { Avatar } from '../../ui/avatar';
 import { Page } from '../../ui/page';
 import '../../ui/security.css';
 import { TAB_ROUTES } from '../../ui/tab-layout';
@@ -96,7 +97,7 @@ export default function CodeAreaPage() {
     <div className="mw-gesture mw-lock-screen">
       <Page title={m.titleCodeArea}>
         <div className="mw-gesture-draw">
-          <div className="mw-avatar mw-lock-avatar" aria-hidden="true">{(email || '?').slice(0, 1).toUpperCase()}</div>
+          <Avatar className="mw-lock-avatar" name={email || '?'} address={email} />
           <div className="mw-lock-email">{email}</div>
           <div className={status === 'error' ? 'mw-gesture-message is-error' : 'mw-gesture-message'} role={status === 'error' ? 'alert' : 'status'} data-testid="gesture-message">
             {message || m.gestureUnlock}

@@ -9,6 +9,7 @@ import { loadConversation } from '../../api/conversation';
 import type { ApiError } from '../../api/request';
 import { timeWords } from '../../i18n';
 import { useOrganiseT } from '../../i18n/organise';
+import { Avatar } from '../../ui/avatar';
 import { Page } from '../../ui/page';
 import { ErrorState } from '../../ui/state-view';
 import { TAG_LIST_ROUTE, type MailPickState } from '../../ui/folder-mail-view';
@@ -204,7 +205,7 @@ export default function ReadMailPage() {
           {inConv && <div className="mw-stack-count" data-conversation={inConv.id}>{m.conversation(inConv.list.length)}</div>}
           <ConversationStack key={`b${mail.id}-${inConv?.id ?? ''}`} items={before} onOpen={openOne} />
           <div className="mw-read-head">
-            <div className="mw-avatar" aria-hidden="true">{(mail.from.name || mail.from.address).slice(0, 1).toUpperCase()}</div>
+            <Avatar src={mail.fromAvatar} name={mail.from.name || mail.from.address} address={mail.from.address} />
             <div className="mw-read-meta">
               <div className="mw-read-from">
                 <span className="mw-read-name">{mail.from.name || mail.from.address || m.noSender}</span>

@@ -4,7 +4,15 @@ import { formatFileSize } from '@mailwing/shared';
 import { useT, type Messages } from '../../i18n';
 import { compose, type ComposeAttachment } from '../../state/compose';
 import type { AttachProblem } from '../../state/compose-rules';
-import { AttachIcon } from '../../ui/attach-icon';
+import { useNavigate } from 'react-router-dom';
+import { previewUrl } from '../../api/attachments';
+import { AttachThumb } from '../../ui/attach-thumb';
+import { previewHref, previewKind } from '../../ui/preview-kind';
+
+/** A finished file's own URL: "<mailId>.<index>" is a file of a mail (a forward or a draft), a plain id an upload. */
+function fileOf(a: ComposeAttachment) {
+  return a.id ? { id: a.id, name: a.name, size: a.size, upload: !a.id.includes('.') } : null;
+}
 
 /** Spec §8's texts for a file refused before upload. */
 export function problemText(m: Messages, problem: AttachProblem): string {
@@ -14,6 +22,7 @@ export function problemText(m: Messages, problem: AttachProblem): string {
 /** The mail's attachments: each with its icon, size or upload progress, and cancel / remove. */
 export function AttachmentItems({ items, compact = false }: { items: ComposeAttachment[]; compact?: boolean }) {
   const m = useT();
+  const navigate = useNavigate();
   if (items.length === 0) return null;
   return (
     <List className={compact ? 'mw-compose-attachments is-compact' : 'mw-compose-attachments'}>
@@ -21,8 +30,10 @@ export function AttachmentItems({ items, compact = false }: { items: ComposeAtta
         <List.Item
           key={a.key}
           data-attach-row={a.status}
-          prefix={<AttachIcon name={a.name} />}
+          prefix={<AttachThumb name={a.name} size={a.size} src={a.localPreview ?? (fileOf(a) && previewUrl(fileOf(a)!))} />}
           arrowIcon={false}
+          // A finished file opens in the preview (issue 14), as it would on the read page.
+          onClick={a.status === 'done' && fileOf(a) && previewKind(a.name) !== 'none' ? () => navigate(previewHref(fileOf(a)!)) : undefined}
           description={
             a.status === 'uploading' ? (
               <div className="mw-upload-progress">
@@ -40,7 +51,10 @@ export function AttachmentItems({ items, compact = false }: { items: ComposeAtta
               type="button"
               className="mw-attach-remove"
               aria-label={a.status === 'uploading' ? `${m.cancel} ${a.name}` : `${m.remove} ${a.name}`}
-              onClick={() => compose.removeAttachment(a.key)}
+              onClick={(e) => {
+                e.stopPropagation();
+                compose.removeAttachment(a.key);
+              }}
             >
               <CloseCircleFill />
             </button>

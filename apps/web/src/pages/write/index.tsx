@@ -39,7 +39,8 @@ const MODES: Array<[param: string, mode: ComposeMode]> = [['draft', 'edit'], ['r
 function sourceOf(params: URLSearchParams): ComposeSource {
   for (const [param, mode] of MODES) {
     const mid = params.get(param);
-    if (mid) return { mid, mode };
+    // &only=<attachment id>: forward just that file of the mail (the image viewer's Forward).
+    if (mid) return mode === 'forward' && params.get('only') ? { mid, mode, only: params.get('only')! } : { mid, mode };
   }
   return null;
 }
