@@ -98,6 +98,10 @@ describe("the sender's directory photo in the list and on the read page", () => 
     expect(bySubject('from a colleague').fromAvatar).toBe(set.data.avatar);
     expect(bySubject('from myself').fromAvatar).toBeNull();
     expect(bySubject('from outside').fromAvatar).toBeNull();
+    // The web client asks for conversation rows (issue 14): they carry the photo too.
+    const convs = (await s.get<{ list: { subject: string; fromAvatar: string | null }[] }>('/h5/mail/list', { mid: '0', page: 1, size: 50, view: 'conv' }, bob)).data.list;
+    expect(convs.find((r) => r.subject === 'from a colleague')!.fromAvatar).toBe(set.data.avatar);
+    expect(convs.find((r) => r.subject === 'from outside')!.fromAvatar).toBeNull();
 
     const read = (await s.get<Mail>('/h5/read/index', { mid: bySubject('from a colleague').id }, bob)).data;
     expect(read.fromAvatar).toBe(set.data.avatar);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Address } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
+import { senderAvatar } from '../message/message.repository.js';
 import { MAX_REFERENCES, SUBJECT_WINDOW_DAYS } from './threader.js';
 
 // Every query here takes the owner's user id: a conversation id alone never reaches a row.
@@ -49,7 +50,7 @@ export async function conversationsFor(db: Db, pairs: { contentId: number; userI
 export interface ConversationRow {
   id: number; folder_mid: number; size: number; received_at: Date; seen: boolean; star: boolean; urgent: boolean; answered: boolean; forwarded: boolean;
   has_attach: boolean; delivery_state: string | null; send_at: Date | null; subject: string; from_name: string; from_address: string; to_list: Address[];
-  snippet: string; sent_at: Date | null; from_important: boolean; tags: string[];
+  snippet: string; sent_at: Date | null; from_important: boolean; from_avatar: string | null; tags: string[];
   conv_id: number; conv_count: number; conv_unread: number; conv_star: boolean; participants: Address[];
 }
 
@@ -68,6 +69,7 @@ export async function conversationPage(db: Db, userId: number, folderMid: number
       SELECT m.id, m.folder_mid, m.size, m.received_at, m.seen, m.star, m.urgent, m.answered, m.forwarded, m.has_attach, m.delivery_state, m.send_at,
         c.subject, c.from_name, c.from_address, c.to_list, c.snippet, c.sent_at, p.conv_id, p.unread AS conv_unread, p.last_at,
         EXISTS (SELECT 1 FROM contacts ct WHERE ct.user_id = m.user_id AND ct.important AND ct.email = c.from_address) AS from_important,
+        ${senderAvatar} AS from_avatar,
         array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name) AS tags,
         ${separate ? sql`p.n` : sql`(SELECT coalesce(sum(x.n), 0)::int FROM conversation_folders x WHERE x.user_id = p.user_id AND x.conv_id = p.conv_id
           AND x.folder_mid NOT IN (${sql.join([DRAFTS, ...SEPARATE_FOLDERS])}))`} AS conv_count,

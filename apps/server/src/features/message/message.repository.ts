@@ -37,8 +37,9 @@ const fromImportant = sql<boolean>`EXISTS (SELECT 1 FROM contacts ct WHERE ct.us
  * reader's own company whose address sent it. Two unique-index lookups per row of
  * the page, in the list query itself, so the list needs no request per sender.
  */
-const fromAvatar = sql<string | null>`(SELECT u.avatar_hash FROM users u WHERE u.email = lower(c.from_address) AND u.status = 'active'
-  AND u.company_id = (SELECT me.company_id FROM users me WHERE me.id = m.user_id))`.as('from_avatar');
+export const senderAvatar = sql<string | null>`(SELECT u.avatar_hash FROM users u WHERE u.email = lower(c.from_address) AND u.status = 'active'
+  AND u.company_id = (SELECT me.company_id FROM users me WHERE me.id = m.user_id))`;
+const fromAvatar = senderAvatar.as('from_avatar');
 
 const summaryColumns = [
   'm.id', 'm.folder_mid', 'm.size', 'm.received_at', 'm.seen', 'm.star', 'm.urgent', 'm.answered', 'm.forwarded', 'm.has_attach',
