@@ -30,14 +30,14 @@ export async function startDnsStandIn(zone: Zone): Promise<{ server: string; que
     const entry = q ? zone[q.name.toLowerCase()] : undefined;
     if (entry?.silent) return;
     const answers: packet.Answer[] = [];
-    if (q && entry && q.type === 'MX') for (const m of entry.mx ?? []) answers.push({ type: 'MX', name: q.name, ttl: 60, data: { preference: m.priority, exchange: m.exchange } });
-    if (q && entry && q.type === 'A') {
-      // TTL 0 for a rebinding name, or a caching resolver would answer the second question itself.
-      const dynamic = typeof entry.a === 'function';
-      for (const ip of typeof entry.a === 'function' ? entry.a() : entry.a ?? []) answers.push({ type: 'A', name: q.name, ttl: dynamic ? 0 : 60, data: ip });
-    }
-    if (q && entry && q.type === 'AAAA') for (const ip of entry.aaaa ?? []) answers.push({ type: 'AAAA', name: q.name, ttl: 60, data: ip });
-    if (q && entry && q.type === 'TXT') for (const t of entry.txt ?? []) answers.push({ type: 'TXT', name: q.name, ttl: 60, data: chunks(t) });
+    // Every answer has TTL 0: tests change the zone between questions, and Node's own resolver
+    // (c-ares' query cache, on in Node 20.19.0) keeps an answer for its TTL. Our own caches are
+    // tested with injected clocks, never through this.
+    const ttl = 0;
+    if (q && entry && q.type === 'MX') for (const m of entry.mx ?? []) answers.push({ type: 'MX', name: q.name, ttl, data: { preference: m.priority, exchange: m.exchange } });
+    if (q && entry && q.type === 'A') for (const ip of typeof entry.a === 'function' ? entry.a() : entry.a ?? []) answers.push({ type: 'A', name: q.name, ttl, data: ip });
+    if (q && entry && q.type === 'AAAA') for (const ip of entry.aaaa ?? []) answers.push({ type: 'AAAA', name: q.name, ttl, data: ip });
+    if (q && entry && q.type === 'TXT') for (const t of entry.txt ?? []) answers.push({ type: 'TXT', name: q.name, ttl, data: chunks(t) });
     const rcode = !entry ? 3 : entry.servfail ? 2 : 0; // 3 = NXDOMAIN, 2 = SERVFAIL
     const reply = packet.encode({
       id: query.id, type: 'response', flags: packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE | rcode,
