@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Button, Dialog, TextArea, Toast } from 'antd-mobile';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import type { HeldPreview } from '@mailwing/shared';
 import { auditApi } from '../../api/audit';
 import type { ApiError } from '../../api/request';
 import { auditReason, useAuditT } from '../../i18n/audit';
+import { useGoBack } from '../../ui/go-back';
 import { Page } from '../../ui/page';
 import { MailBody } from '../read-mail/mail-body';
 import '../admin/admin-audit.css';
@@ -12,7 +13,7 @@ import '../admin/admin-audit.css';
 /** One held mail as the read page shows it (the same sanitised, sandboxed body), with Approve and Reject. */
 export default function AuditPreviewPage() {
   const m = useAuditT();
-  const navigate = useNavigate();
+  const goBack = useGoBack('/pages/audit/index');
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const [data, setData] = useState<HeldPreview | null>(null);
@@ -21,7 +22,7 @@ export default function AuditPreviewPage() {
 
   useEffect(() => { auditApi.preview(id).then(setData, (err: ApiError) => setError(auditReason(m, err))); }, [id]);
 
-  const approve = () => auditApi.decide(id, 'pass', '').then(() => { Toast.show({ content: m.auditDecided }); navigate(-1); }, fail);
+  const approve = () => auditApi.decide(id, 'pass', '').then(() => { Toast.show({ content: m.auditDecided }); goBack(); }, fail);
   const reject = async () => {
     let reason = '';
     const go = await Dialog.confirm({
@@ -29,7 +30,7 @@ export default function AuditPreviewPage() {
       content: <TextArea className="mw-audit-textarea" placeholder={m.auditReason} maxLength={500} rows={3} onChange={(v) => { reason = v; }} data-field="reject-reason" />,
       confirmText: m.auditReject, cancelText: m.auditCancel,
     });
-    if (go) await auditApi.decide(id, 'reject', reason).then(() => { Toast.show({ content: m.auditDecided }); navigate(-1); }, fail);
+    if (go) await auditApi.decide(id, 'reject', reason).then(() => { Toast.show({ content: m.auditDecided }); goBack(); }, fail);
   };
 
   const item = data?.item;

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Input, List, Toast } from 'antd-mobile';
-import { useLocation, useNavigate } from 'react-router-dom';
 import { saveNickname } from '../../../api/settings';
 import { useSettingsT } from '../../../i18n/settings';
 import { putSettings, useSettings } from '../../../state/settings';
+import { useGoBack } from '../../../ui/go-back';
 import { Page } from '../../../ui/page';
 import '../../setting/settings.css';
 
@@ -22,8 +22,7 @@ export function nicknameError(value: string): 'required' | 'tooLong' | null {
 /** Nickname (spec §2 setting-nickname): the sender name of this mailbox. */
 export default function SettingNicknamePage() {
   const m = useSettingsT();
-  const navigate = useNavigate();
-  const location = useLocation();
+  const goBack = useGoBack(PROFILE);
   const settings = useSettings();
   // Filled in once the settings are there, unless the user has typed already.
   const [typed, setTyped] = useState<string | null>(null);
@@ -40,10 +39,7 @@ export default function SettingNicknamePage() {
     try {
       putSettings(await saveNickname(value.trim()));
       Toast.show({ icon: 'success', content: m.saved });
-      // Opened directly (a reload, a link), there is no page of ours to go back
-      // to: history.back() would leave the app (about:blank). Go to the profile.
-      if (location.key === 'default') navigate(PROFILE, { replace: true });
-      else navigate(-1);
+      goBack();
     } catch {
       // The request layer has said why.
     } finally {
