@@ -119,7 +119,8 @@ describe('compose and send', () => {
     await bob.locator('.mw-read-subject', { hasText: subject }).waitFor();
     expect(await bob.locator('.mw-read-name').textContent()).toMatch(/alice/i);
     const item = bob.locator('.mw-attachments .adm-list-item', { hasText: 'plan.txt' });
-    const [download] = await Promise.all([bob.waitForEvent('download'), item.click()]);
+    // The row opens the preview (issue 14); its download button saves the file.
+    const [download] = await Promise.all([bob.waitForEvent('download'), item.locator('.mw-download').click()]);
     expect(download.suggestedFilename()).toBe('plan.txt');
     expect(readFileSync(await download.path(), 'utf8')).toBe(attachment.buffer.toString());
   });
