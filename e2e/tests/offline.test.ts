@@ -19,17 +19,26 @@ describe('offline-first', () => {
   let page: Page;
   let alice: string;
   let bob: string;
+  let before = 'en';
 
   beforeAll(async () => {
     browser = await launch();
     ({ context, page } = await phone(browser));
     alice = await apiToken('alice@demo.test');
     bob = await apiToken('bob@demo.test');
+    before = (await api<{ language: string | null }>('/setting/index', { token: alice })).language ?? 'en';
   });
-  beforeEach(({ onTestFailed, task }) => {
+  beforeEach(async ({ onTestFailed, task }) => {
     onTestFailed(() => screenshot(page, `offline-failed-${task.name}`));
+    // A test that failed offline must not leave the next one offline; each starts in English
+    // (the language tests set theirs).
+    await context.setOffline(false);
+    await api('/setting/modifylanguage', { token: alice, query: { language: 'en' } });
+    await page.evaluate(() => localStorage.setItem('language', 'en')).catch(() => undefined);
   });
   afterAll(async () => {
+    // Other files share this server: alice's language goes back to what it was.
+    await api('/setting/modifylanguage', { token: alice, query: { language: before } }).catch(() => undefined);
     await context?.setOffline(false).catch(() => undefined);
     await browser?.close();
   });
@@ -44,6 +53,8 @@ describe('offline-first', () => {
       await waitUntil(async () => (await withSubject(alice, '0', kept)).length === 1);
       const mail = (await withSubject(alice, '0', kept))[0]!;
 
+      // The account's language wins over the device's (it follows the account), so both are set.
+      await api('/setting/modifylanguage', { token: alice, query: { language: lang } });
       await page.goto(`${BASE_URL}/?t=${encodeURIComponent(alice)}&email=alice@demo.test`);
       await page.locator('.mw-mail-row').first().waitFor();
       await page.evaluate((l) => localStorage.setItem('language', l), lang);
