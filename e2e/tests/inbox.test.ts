@@ -63,7 +63,8 @@ describe('inbox as alice', () => {
 
     const item = page.locator('.mw-attachments .adm-list-item', { hasText: 'numbers.csv' });
     await item.waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), item.click()]);
+    // The row opens the preview (issue 14); its download button saves the file.
+    const [download] = await Promise.all([page.waitForEvent('download'), item.locator('.mw-download').click()]);
     expect(download.suggestedFilename()).toBe('numbers.csv');
     const path = await download.path();
     const { readFileSync } = await import('node:fs');
