@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
 import { DEBOUNCE_MS } from '@mailwing/shared';
 import { session } from '../../state/session';
 import { WRITE_ROUTE } from '../../ui/compose-button';
@@ -14,15 +13,8 @@ export function useDebounced<T>(value: T, ms = DEBOUNCE_MS): T {
   return settled;
 }
 
-/** Back to the page before, or to `fallback` when this page was opened directly. */
-export function useGoBack(fallback: string): () => void {
-  const navigate = useNavigate();
-  const location = useLocation();
-  return () => {
-    if (location.key === 'default') navigate(fallback, { replace: true });
-    else navigate(-1);
-  };
-}
+// Back to the page before, or to a fallback when opened directly: one rule for every page.
+export { useGoBack } from '../../ui/go-back';
 
 export const ADDRESS_ROUTES = {
   tab: '/pages/address/index',
