@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
 import { defineConfig, type Plugin } from 'vite';
+
+const require = createRequire(import.meta.url);
 import react from '@vitejs/plugin-react';
 
 // Files copied from public/ that the app shell needs offline.
@@ -63,9 +66,72 @@ function precompress(): Plugin {
   };
 }
 
+const ANTD_BARREL = '\0antd-mobile-barrel';
+function antdBarrel(): Plugin {
+  return {
+    name: 'mailwing-antd-barrel',
+    enforce: 'pre',
+    resolveId(source) {
+      return source === 'antd-mobile' ? ANTD_BARREL : null;
+    },
+    load(id) {
+      if (id !== ANTD_BARREL) return null;
+      const file = path.join(path.dirname(require.resolve('antd-mobile/package.json')), 'es/index.js');
+      const code = readFileSync(file, 'utf8').replace("import './global';", '').replaceAll("from './", "from 'antd-mobile/es/");
+      return { code, moduleSideEffects: false };
+    },
+  };
+}
+
+/**
+ * Issue 15: the Inbox's API calls start beside the app's own download. src/api/early.ts is
+ * built as an entry of its own (Vite would fold a second module script of index.html into
+ * the app's entry), and index.html gets its script ahead of the app's, so it runs first.
+ */
+function earlyCalls(): Plugin {
+  const source = path.resolve(import.meta.dirname, 'src/api/early.ts');
+  let ref = '';
+  return {
+    name: 'mailwing-early-calls',
+    apply: 'build',
+    buildStart() {
+      ref = this.emitFile({ type: 'chunk', id: source, name: 'early' });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const file = ctx.bundle && ref ? Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.facadeModuleId === source)?.fileName : undefined;
+        if (!file) throw new Error('early.ts was not built');
+        return html.replace('<script type="module"', `<script type="module" src="./${file}"></script>\n    <script type="module"`);
+      },
+    },
+  };
+}
+
+/**
+ * Issue 15: the splash in index.html paints as soon as the HTML arrives. A style sheet in
+ * <head> would hold every paint until it loaded (a round trip more on a phone's network);
+ * at the end of <body> it holds only the scripts, which need it anyway.
+ */
+function paintSplashFirst(): Plugin {
+  return {
+    name: 'mailwing-paint-splash-first',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const sheets = html.match(/\s*<link rel="stylesheet"[^>]*>/g) ?? [];
+        let out = html;
+        for (const sheet of sheets) out = out.replace(sheet, '');
+        return out.replace('</body>', `${sheets.map((s) => s.trim()).join('\n    ')}\n  </body>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
-  plugins: [react(), serviceWorker(), precompress()],
+  plugins: [antdBarrel(), react(), earlyCalls(), paintSplashFirst(), serviceWorker(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -75,6 +141,17 @@ export default defineConfig({
       // grew with each page: budget.test.ts); they load through the page's own imports when
       // it opens, one round trip later. Its CSS stays listed, since that is how it loads.
       resolveDependencies: (_file, deps, { hostType }) => (hostType === 'js' ? deps.filter((d) => d.endsWith('.css')) : deps),
+    },
+    rolldownOptions: {
+      experimental: { lazyBarrel: true },
+      output: {
+        codeSplitting: {
+          // The first screen in one file (issue 15): as ~40 shared chunks it loaded in waves of
+          // six requests (HTTP/1.1's connections per host), each a round trip on a phone's network.
+          // Lazy pages keep their own chunks. early.ts stays a file of its own: it imports nothing.
+          groups: [{ name: 'first-screen', tags: ['$initial'], test: (id) => !/[\\/]api[\\/]early\.ts$/.test(id) }],
+        },
+      },
     },
   },
   server: {

@@ -1,3 +1,4 @@
+import 'antd-mobile/es/global';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConfigProvider } from 'antd-mobile';
@@ -6,6 +7,7 @@ import zhCN from 'antd-mobile/es/locales/zh-CN';
 import { RouterProvider } from 'react-router-dom';
 import { useLanguage } from './i18n';
 import { router } from './router';
+import { afterFirstScreen } from './state/first-screen';
 import { followAccount } from './state/settings';
 import { keyboardButtons } from './ui/keyboard';
 import './styles.css';
@@ -25,9 +27,10 @@ createRoot(document.getElementById('root') as HTMLElement).render(
   </StrictMode>,
 );
 
-// Live updates follow the session: open while logged in, closed at logout.
-// Loaded after the first screen; nothing on it waits for the stream.
-void import('./api/live').then(({ startLiveUpdates }) => startLiveUpdates());
+// Live updates follow the session: open while logged in, closed at logout. They (and
+// the offline layer they start) load once the first screen is shown: nothing on it
+// waits for the stream.
+void afterFirstScreen().then(() => import('./api/live')).then(({ startLiveUpdates }) => startLiveUpdates());
 
 // Issue 15: controls that are not native buttons still work from the keyboard.
 keyboardButtons();

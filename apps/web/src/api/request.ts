@@ -3,6 +3,8 @@ import { Code, REQUEST_TIMEOUT_MS, TOAST_MS } from '@mailwing/shared';
 import { messages } from '../i18n';
 import { reasonText, refusalText } from '../i18n/reason-text';
 import { session } from '../state/session';
+import { afterFirstScreen } from '../state/first-screen';
+import { takeEarly } from './early-take';
 import type { kept as KeptFn } from '../offline/index';
 
 // The only module that talks to the server (DESIGN.md). Spec §7: base is the
@@ -163,7 +165,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   try {
     let response: Response;
     try {
-      response = await fetch(url, init);
+      // The first screen's calls may already be on their way (api/early.ts).
+      response = await ((method === 'GET' ? takeEarly(url, controller.signal) : undefined) ?? fetch(url, init));
     } catch {
       // Offline, refused, or our own timeout abort.
       throw new ApiError(0, m.requestFailedRetry);
@@ -196,7 +199,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   const code = typeof envelope.code === 'number' ? envelope.code : Number(envelope.code);
   if (code === Code.Ok) {
-    if (method === 'GET') void kept(path, data, token, envelope.data);
+    // Kept for offline reading once the first screen is shown: on a phone, the offline
+    // layer's code must not compete with the first screen's (state/first-screen.ts).
+    if (method === 'GET') void afterFirstScreen().then(() => kept(path, data, token, envelope.data));
     return envelope.data as T;
   }
   const reason = typeof envelope.reason === 'string' ? envelope.reason : undefined;

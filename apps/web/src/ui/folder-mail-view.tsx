@@ -8,6 +8,7 @@ import { api, refreshMbox, type ListFilters } from '../api/endpoints';
 import { affectsFolder, onLiveEvent } from '../api/live-events';
 import { useT } from '../i18n';
 import { allChosen, NO_SELECTION, selectionReducer } from '../state/selection';
+import { firstScreenShown } from '../state/first-screen';
 import { reloadTags } from '../state/tags';
 import { ComposeButton, WRITE_ROUTE } from './compose-button';
 import { FilterBar, QUICK_FILTERS } from './filter-bar';
@@ -97,7 +98,20 @@ function FolderMailPage({ mid, title, navTitle, tab = false, back, filter, tag, 
   const filters: ListFilters = { filter, tag };
   const filtered = Boolean(filter || tag);
 
-  const loadMore = async () => {
+  // One page at a time: the first is asked for on mount, and InfiniteScroll's own call
+  // (once the footer is in view) waits for it rather than asking for page 2 too early.
+  const loading = useRef<Promise<void> | null>(null);
+  const loadMore = () => (loading.current ??= loadNext().finally(() => {
+    loading.current = null;
+  }));
+  // Issue 15: the first page is asked for at once, not when InfiniteScroll first measures
+  // its footer (a layout and a throttle later); on the Inbox its answer is usually here
+  // already (api/early.ts).
+  useEffect(() => {
+    if (page.current === 0) void loadMore().catch(() => undefined);
+  }, []);
+
+  const loadNext = async () => {
     const next = page.current + 1;
     let result: MailList;
     try {
@@ -167,6 +181,12 @@ function FolderMailPage({ mid, title, navTitle, tab = false, back, filter, tag, 
       }
     }
   };
+
+  // The first page on screen (or its error state) lets the rest of the app start (state/first-screen.ts).
+  const settled = items.length > 0 || failed || !hasMore;
+  useEffect(() => {
+    if (settled) firstScreenShown();
+  }, [settled]);
 
   useEffect(() => onLiveEvent((event) => {
     if (affectsFolder(event, mid)) void reloadLoaded();
