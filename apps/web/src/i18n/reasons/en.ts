@@ -293,6 +293,8 @@ export const enReasons: Record<ReasonCode, string> = {
   'idempotency.key_reused': 'This key was already used for a different request.',
   // Conversations (issue 14, scope 2)
   'conversation.not_found': 'This conversation no longer exists.',
+  // Issue 15, scope 1 (leftovers): refusals that only had their envelope code's generic reason.
+  'login.auto_link_invalid': 'This sign-in link has expired or is not for this mailbox. Please log in.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

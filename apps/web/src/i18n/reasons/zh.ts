@@ -293,6 +293,8 @@ export const zhReasons: Record<ReasonCode, string> = {
   'idempotency.key_reused': '该幂等键已用于另一个请求。',
   // Conversations (issue 14, scope 2)
   'conversation.not_found': '该会话已不存在。',
+  // Issue 15, scope 1 (leftovers): refusals that only had their envelope code's generic reason.
+  'login.auto_link_invalid': '免登录链接已失效或不属于此邮箱，请重新登录。',
 };
 
 /** `rate.limited` when the server said how long to wait. */
