@@ -181,7 +181,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
       reply.type('text/plain').send('Mailwing is running. The web client is not built: run `npm run build`.'));
   }
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ code: 404, error: `No route ${req.method} ${req.url.split('?')[0]}` });
+    reply.status(404).send({ code: 404, error: `No route ${req.method} ${req.url.split('?')[0]}`, reason: 'route.not_found' });
   });
   return app;
 }

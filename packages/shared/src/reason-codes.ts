@@ -71,6 +71,10 @@ export const ReasonCodes = [
   'session.missing', 'server.busy',
   // Offline outbox and action queue (issue 15, scope 3): the Idempotency-Key header.
   'idempotency.bad_key', 'idempotency.in_progress', 'idempotency.key_reused',
+  // Issue 15, scope 1 (leftovers): refusals that only had their envelope code's generic reason.
+  'login.auto_link_invalid',
+  'compose.no_recipient', 'compose.subject_empty', 'input.spaces', 'input.line_break', 'verify.recovery_format', 'share.days_invalid', 'folder.name_forbidden',
+  'west.mobile_invalid', 'west.agreement_required', 'west.city_length', 'west.name_zh_invalid', 'west.name_en_invalid',
 ] as const;
 
 /** What a 404 was about; each has its own reason code (`mail.not_found`, …). */

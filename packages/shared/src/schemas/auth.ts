@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isEmail } from '../validators.js';
 
+export const AuthMessages = { autoLoginTarget: 'email, or domain and user, is required' } as const;
+
 export const Email = z.string({ error: 'is required' }).trim().toLowerCase()
   .min(1, 'is required').refine(isEmail, 'is not a valid mailbox address');
 
@@ -21,7 +23,7 @@ export const AutoLoginInput = z.object({
   email: Email.optional(),
   domain: z.string().trim().toLowerCase().max(253).optional(),
   user: z.string().trim().toLowerCase().max(64).optional(),
-}).refine((v) => v.email !== undefined || (v.domain && v.user), { message: 'email, or domain and user, is required', path: ['email'] });
+}).refine((v) => v.email !== undefined || (v.domain && v.user), { message: AuthMessages.autoLoginTarget, path: ['email'] });
 export type AutoLoginInput = z.infer<typeof AutoLoginInput>;
 
 export const Account = z.object({

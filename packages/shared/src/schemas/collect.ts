@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flag, folderId } from './common.js';
+import { flag, folderId, InputMessages } from './common.js';
 
 // Collecting mail from other mailboxes over POP3 / IMAP (issue 16, scope 5).
 
@@ -30,9 +30,9 @@ const host = z.string({ error: 'is required' }).trim().min(1, 'is required').max
   .regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$|^\[?[0-9A-Fa-f:.]+\]?$/, 'is not a host name');
 const hasControl = (v: string) => [...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 const login = z.string({ error: 'is required' }).min(1, 'is required').max(320, 'is too long')
-  .refine((v) => !/\s/.test(v) && !hasControl(v), 'must not contain spaces or control characters');
+  .refine((v) => !/\s/.test(v) && !hasControl(v), InputMessages.spacesOrControls);
 // A password may hold spaces, never a line break or NUL (it goes on a POP3 PASS line).
-const password = z.string().max(256, 'is too long').refine((v) => !/[\r\n]/.test(v) && !v.includes('\u0000'), 'must not contain line breaks');
+const password = z.string().max(256, 'is too long').refine((v) => !/[\r\n]/.test(v) && !v.includes('\u0000'), InputMessages.lineBreaks);
 
 const fields = {
   protocol: CollectProtocol,

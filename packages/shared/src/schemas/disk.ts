@@ -20,6 +20,7 @@ export const DiskMessages = {
   nameTaken: 'A file or folder with this name already exists here',
   moveIntoSelf: 'A folder cannot be moved into itself',
   checksum: 'The file arrived damaged (sha256 mismatch); upload it again',
+  shareDays: 'must be 1, 7, 30 or 0 (never)',
   badPassword: 'Wrong password',
   locked: 'Too many wrong passwords; this link is locked',
   expired: 'This link has expired',
@@ -82,7 +83,7 @@ export type DiskUsage = z.infer<typeof DiskUsage>;
 
 export const ShareCreateInput = z.object({
   id: diskId,
-  days: z.coerce.number().int().refine((d) => (SHARE_DAYS as readonly number[]).includes(d), 'must be 1, 7, 30 or 0 (never)').default(7),
+  days: z.coerce.number().int().refine((d) => (SHARE_DAYS as readonly number[]).includes(d), DiskMessages.shareDays).default(7),
   password: z.string().max(64, 'at most 64 characters').optional().or(z.literal('').transform(() => undefined)),
 });
 export const Share = z.object({

@@ -142,10 +142,13 @@ export const FolderInput = z.object({ mid: folderId });
 export const Changed = z.object({ changed: z.number().int() });
 export type Changed = z.infer<typeof Changed>;
 
+/** A folder name with a character mail clients cannot store (its own reason code, schema-reasons.ts). */
+export const FolderNameCharsMessage = `Folder name may not contain ${FORBIDDEN_NAME_CHARS.join(' ')}`;
+
 export const FolderName = z.string({ error: 'is required' }).trim()
   .min(1, 'Folder name must not be empty')
   .max(64, 'Folder name is at most 64 characters')
-  .refine((n) => !hasForbiddenNameChar(n), `Folder name may not contain ${FORBIDDEN_NAME_CHARS.join(' ')}`);
+  .refine((n) => !hasForbiddenNameChar(n), FolderNameCharsMessage);
 
 export const CreateFolderInput = z.object({ name: FolderName, parent: folderId.optional().or(z.literal('').transform(() => undefined)) });
 export type CreateFolderInput = z.infer<typeof CreateFolderInput>;

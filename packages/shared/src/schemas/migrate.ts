@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CollectTls, collectId } from './collect.js';
+import { InputMessages } from './common.js';
 
 // Mail migration from another IMAP server (issue 17, scope 8): admin console only.
 
@@ -29,8 +30,8 @@ const server = {
 
 export const MigrateTestInput = z.object({
   ...server,
-  username: z.string({ error: 'is required' }).min(1, 'is required').max(320).refine((v) => ![...v].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f), 'must not contain spaces'),
-  password: z.string({ error: 'is required' }).min(1, 'is required').max(256).refine((v) => !/[\r\n]/.test(v) && !v.includes('\u0000'), 'must not contain line breaks'),
+  username: z.string({ error: 'is required' }).min(1, 'is required').max(320).refine((v) => ![...v].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f), InputMessages.spaces),
+  password: z.string({ error: 'is required' }).min(1, 'is required').max(256).refine((v) => !/[\r\n]/.test(v) && !v.includes('\u0000'), InputMessages.lineBreaks),
 });
 export const MigrateTestResult = z.object({ folders: z.array(z.object({ name: z.string(), target: z.string(), messages: z.number().int() })) });
 export type MigrateTestResult = z.infer<typeof MigrateTestResult>;

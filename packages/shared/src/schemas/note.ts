@@ -43,10 +43,13 @@ export const NoteTags = z.preprocess((v) => {
   });
 }, z.array(z.string().max(NOTE_TAG_MAX, `A tag is at most ${NOTE_TAG_MAX} characters`)).max(NOTE_TAGS_MAX, `At most ${NOTE_TAGS_MAX} tags`));
 
+/** A lock's parameters the client's crypto got wrong: note.bad_lock (schema-reasons.ts). */
+export const NoteMessages = { iv: 'must be a 12-byte IV', salt: 'must be at least 16 bytes' } as const;
+
 const lockFields = {
   cipher: b64(NOTE_CIPHER_MAX),
-  iv: b64(24).refine((v) => v.length === 16, 'must be a 12-byte IV'),
-  salt: b64(44).refine((v) => v.length >= 24, 'must be at least 16 bytes'),
+  iv: b64(24).refine((v) => v.length === 16, NoteMessages.iv),
+  salt: b64(44).refine((v) => v.length >= 24, NoteMessages.salt),
   iterations: z.coerce.number().int().min(NOTE_KDF_MIN_ITERATIONS, `at least ${NOTE_KDF_MIN_ITERATIONS}`).max(NOTE_KDF_MAX_ITERATIONS),
   kdf: z.literal(NOTE_KDF).default(NOTE_KDF),
 };

@@ -33,6 +33,7 @@ export const SecurityMessages = {
   passwordRequired: 'is required',
   passwordLength: 'must be 8 to 128 characters',
   contactPostmaster: 'contact postmaster to reset',
+  recoveryFormat: 'is not a valid recovery code',
 } as const;
 
 /** Spec §5: the verification code is six digits only. */
@@ -47,7 +48,7 @@ export type VerifyWay = z.infer<typeof VerifyWay>;
 
 /** A recovery code as shown to the user: 10 letters/digits, an optional dash in the middle. */
 export const RecoveryCode = z.string().trim().toLowerCase().transform((v) => v.replace(/[\s-]/g, ''))
-  .refine((v) => /^[a-z0-9]{10}$/.test(v), 'is not a valid recovery code');
+  .refine((v) => /^[a-z0-9]{10}$/.test(v), SecurityMessages.recoveryFormat);
 
 export const SecVerifyInput = z.object({
   ticket: Ticket,

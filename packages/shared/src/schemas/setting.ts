@@ -30,6 +30,8 @@ export const SettingMessages = {
   avatarSize: 'must be at most 2 MB',
   wechatUnbound: 'cannot operate without binding WeChat',
   unbindCurrent: 'The currently logged-in account cannot be unbound',
+  timeZoneUnknown: 'is not a known time zone',
+  pushScheme: 'must be an http(s) URL',
 } as const;
 
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -83,7 +85,7 @@ export const AppSettingInput = z.object({
     } catch {
       return false;
     }
-  }, 'is not a known time zone').optional(),
+  }, SettingMessages.timeZoneUnknown).optional(),
   folders: folderList.optional(),
   conversationView: flag.optional(),
 });
@@ -102,7 +104,7 @@ export type PushKey = z.infer<typeof PushKey>;
 
 /** A PushSubscription as the browser gives it (toJSON()), flattened for a form body. */
 export const PushSubscriptionInput = z.object({
-  endpoint: z.string().url('is not a valid URL').max(2000).refine((u) => u.startsWith('https://') || u.startsWith('http://'), 'must be an http(s) URL'),
+  endpoint: z.string().url('is not a valid URL').max(2000).refine((u) => u.startsWith('https://') || u.startsWith('http://'), SettingMessages.pushScheme),
   p256dh: z.string().regex(/^[A-Za-z0-9_-]{80,100}={0,2}$/, 'is not a P-256 public key'),
   auth: z.string().regex(/^[A-Za-z0-9_-]{16,24}={0,2}$/, 'is not an auth secret'),
 });

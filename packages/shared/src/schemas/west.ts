@@ -33,14 +33,23 @@ export type WestRegisterCodeInput = z.infer<typeof WestRegisterCodeInput>;
 export const WestCodeSent = z.object({ sent: z.literal(true), resendIn: z.number().int() });
 export type WestCodeSent = z.infer<typeof WestCodeSent>;
 
-const Mobile = z.string().trim().refine((v) => v === '' || isMobile(v), 'is not a valid mobile number');
+/** Refinement messages, each with its own reason code (schema-reasons.ts). */
+export const WestMessages = {
+  mobile: 'is not a valid mobile number',
+  agreement: 'the user agreement must be accepted',
+  city: 'must be 2 to 15 characters',
+  nameZh: 'must be 1 to 10 Chinese characters',
+  nameEn: 'must be 2 to 30 letters and spaces',
+} as const;
+
+const Mobile = z.string().trim().refine((v) => v === '' || isMobile(v), WestMessages.mobile);
 
 export const WestRegisterInput = z.object({
   email: Email,
   mobile: Mobile.optional(),
   password: NewPassword,
   code: SixDigitCode,
-  agree: flag.refine((v) => v, 'the user agreement must be accepted'),
+  agree: flag.refine((v) => v, WestMessages.agreement),
 });
 export type WestRegisterInput = z.infer<typeof WestRegisterInput>;
 
@@ -62,14 +71,14 @@ export const WestProfileInput = z.object({
   nameKind: z.enum(['zh', 'en']),
   firstName: z.string().trim(),
   lastName: z.string().trim(),
-  city: z.string().trim().refine((v) => lengthBetween(v, 2, 15), 'must be 2 to 15 characters'),
+  city: z.string().trim().refine((v) => lengthBetween(v, 2, 15), WestMessages.city),
   zip: z.string().trim().regex(/^\d{6}$/, 'is not a valid zip code'),
 }).superRefine((v, ctx) => {
   for (const f of ['firstName', 'lastName'] as const) {
     const ok = v.nameKind === 'zh'
       ? isChinese(v[f]) && lengthBetween(v[f], 1, 10)
       : /^[A-Za-z ]{2,30}$/.test(v[f]) && v[f].trim().length >= 2;
-    if (!ok) ctx.addIssue({ code: 'custom', path: [f], message: v.nameKind === 'zh' ? 'must be 1 to 10 Chinese characters' : 'must be 2 to 30 letters and spaces' });
+    if (!ok) ctx.addIssue({ code: 'custom', path: [f], message: v.nameKind === 'zh' ? WestMessages.nameZh : WestMessages.nameEn });
   }
 });
 export type WestProfileInput = z.infer<typeof WestProfileInput>;

@@ -1,7 +1,7 @@
 import { Code, type Account, type AutoLoginInput, type LoginInput, type LoginResult, type SessionResult, type VerifyChallenge } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import type { User } from '../../db/types.js';
-import { AppError } from '../../errors.js';
+import { AppError, unauthorized } from '../../errors.js';
 import * as accounts from '../account/account.repository.js';
 import { DUMMY_HASH, verifyPassword } from '../account/password.js';
 import * as repo from './auth.repository.js';
@@ -94,7 +94,7 @@ export class AuthService {
   async autoLogin(input: AutoLoginInput): Promise<SessionResult> {
     const email = input.email ?? `${input.user}@${input.domain}`;
     const ctx = await this.authenticate(input.token);
-    if (!ctx || ctx.email !== email) throw new AppError(Code.AutoLoginRefused, 'Auto-login refused: the link has expired or is not for this mailbox. Please log in.');
+    if (!ctx || ctx.email !== email) throw new AppError(Code.AutoLoginRefused, 'Auto-login refused: the link has expired or is not for this mailbox. Please log in.', { reason: 'login.auto_link_invalid' });
     return { token: input.token, email };
   }
 
@@ -104,7 +104,8 @@ export class AuthService {
 
   async account(ctx: AuthContext): Promise<Account> {
     const user = await accounts.findUserById(this.db, ctx.userId);
-    if (!user) throw new AppError(Code.Unauthorized, 'You are currently logged out. Please log in again.');
+    // The session outlived its user (deleted): to the client that is an ended session.
+    if (!user) throw unauthorized();
     return {
       email: user.email, name: user.name, role: user.role, company: await accounts.companyName(this.db, user.company_id),
       language: user.language, quotaBytes: Number(user.quota_bytes), usedBytes: Number(user.used_bytes),

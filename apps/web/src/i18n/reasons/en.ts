@@ -293,6 +293,20 @@ export const enReasons: Record<ReasonCode, string> = {
   'idempotency.key_reused': 'This key was already used for a different request.',
   // Conversations (issue 14, scope 2)
   'conversation.not_found': 'This conversation no longer exists.',
+  // Issue 15, scope 1 (leftovers): refusals that only had their envelope code's generic reason.
+  'login.auto_link_invalid': 'This sign-in link has expired or is not for this mailbox. Please log in.',
+  'compose.no_recipient': 'Add at least one recipient.',
+  'compose.subject_empty': 'The subject must not be empty.',
+  'input.spaces': 'Must not contain spaces.',
+  'input.line_break': 'Must not contain line breaks.',
+  'verify.recovery_format': 'A recovery code is 10 lowercase letters or digits.',
+  'share.days_invalid': 'A link lasts 1, 7 or 30 days, or never expires.',
+  'folder.name_forbidden': 'Folder names may not contain / ? : * " < > |',
+  'west.mobile_invalid': 'This is not a valid mobile number.',
+  'west.agreement_required': 'Please accept the user agreement first.',
+  'west.city_length': 'The city must be 2 to 15 characters.',
+  'west.name_zh_invalid': 'A Chinese name is 1 to 10 Chinese characters.',
+  'west.name_en_invalid': 'An English name is 2 to 30 letters and spaces.',
 };
 
 /** `rate.limited` when the server said how long to wait. */

@@ -293,6 +293,20 @@ export const zhReasons: Record<ReasonCode, string> = {
   'idempotency.key_reused': '该幂等键已用于另一个请求。',
   // Conversations (issue 14, scope 2)
   'conversation.not_found': '该会话已不存在。',
+  // Issue 15, scope 1 (leftovers): refusals that only had their envelope code's generic reason.
+  'login.auto_link_invalid': '免登录链接已失效或不属于此邮箱，请重新登录。',
+  'compose.no_recipient': '请至少添加一个收件人。',
+  'compose.subject_empty': '邮件主题不能为空。',
+  'input.spaces': '不能包含空格。',
+  'input.line_break': '不能包含换行。',
+  'verify.recovery_format': '恢复码为 10 位小写字母或数字。',
+  'share.days_invalid': '有效期只能选 1 天、7 天、30 天或永久。',
+  'folder.name_forbidden': '文件夹名称不能包含 / ? : * " < > |',
+  'west.mobile_invalid': '手机号码格式不正确。',
+  'west.agreement_required': '请先同意用户协议。',
+  'west.city_length': '城市名称须为 2 到 15 个字。',
+  'west.name_zh_invalid': '中文姓名须为 1 到 10 个汉字。',
+  'west.name_en_invalid': '英文姓名须为 2 到 30 个字母或空格。',
 };
 
 /** `rate.limited` when the server said how long to wait. */
