@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { testConfig, type Config } from '../src/config.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
+import { cloneTemplate } from './db-template.js';
 import { startDnsStandIn } from './dns-standin.js';
 
 // Real sockets, a real database and real files for every test file. With DATABASE_URL
@@ -29,15 +31,18 @@ export interface TestServer {
 
 export interface Envelope<T> { code: number; data: T; error?: unknown; retryAfter?: number }
 
-async function freshDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+async function freshDatabase(adminUrl: string, create = true): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `mw_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  if (create) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
@@ -50,7 +55,12 @@ async function freshDatabase(adminUrl: string): Promise<{ url: string; drop: () 
 
 export async function startTestServer(overrides: Partial<Config> = {}, opts: { seed?: boolean } = {}): Promise<TestServer> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-test-'));
-  const pgDb = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL) : null;
+  const adminUrl = process.env.DATABASE_URL;
+  // A seeded boot starts from a copy of the run's template (db-template.ts); the runtime still
+  // runs its migrations on it. An unseeded one, or one outside the server project, starts empty.
+  const template = (opts.seed ?? true) ? inject('mwDbTemplate') : undefined;
+  const pgDb = adminUrl ? await freshDatabase(adminUrl, !template) : null;
+  if (template) await cloneTemplate(template, dataDir, adminUrl, pgDb?.name);
   let config = testConfig({ dataDir, databaseUrl: pgDb?.url, ...overrides });
   // Inbound mail is checked with SPF, DKIM and DMARC: without a DNS server of its own
   // a test would ask the machine's resolver, off loopback. An empty zone answers NXDOMAIN.
