@@ -154,6 +154,22 @@ it('the list shows the sender avatar and a paperclip; the read page thumbnails t
   await shot(page, 'attach-read-en');
 });
 
+it('the read page links all attachments (two or more) to the attachments page', async () => {
+  const page = suite.page;
+  await openRead(page);
+  const all = page.locator('.mw-attachments .mw-attach-all');
+  expect(await all.textContent()).toBe('All attachments (5)');
+  expect(await smallTargets(page, '.mw-attachments .mw-attach-all')).toEqual([]);
+  await all.click();
+  await page.waitForURL(/pages\/attach\/index\?mid=/);
+  await expect.poll(() => page.locator('.mw-attachments [data-attach]').count(), { timeout: 10_000 }).toBe(5);
+  // The attachments page does not link to itself.
+  expect(await page.locator('.mw-attach-all').count()).toBe(0);
+  await shot(page, 'attach-all-en');
+  await page.goBack();
+  await page.locator('.mw-attachments .mw-attach-all').waitFor();
+});
+
 it('the image viewer is opaque, closes, and forwards the one image', async () => {
   const page = suite.page;
   await openRead(page);
@@ -266,6 +282,12 @@ it('screenshots in zh: list, read page, viewer, PDF, text, Word fallback and vid
     await shot(page, 'attach-list-zh');
     await openRead(page);
     await shot(page, 'attach-read-zh');
+    expect(await page.locator('.mw-attachments .mw-attach-all').textContent()).toBe('全部附件（5）');
+    await page.locator('.mw-attachments .mw-attach-all').click();
+    await expect.poll(() => page.locator('.mw-attachments [data-attach]').count(), { timeout: 10_000 }).toBe(5);
+    await shot(page, 'attach-all-zh');
+    await page.goBack();
+    await page.locator('.mw-attachments .mw-attach-all').waitFor();
     await row(page, 'image').click();
     const bar = page.locator('[data-role="image-viewer-bar"]');
     await bar.waitFor();

@@ -200,6 +200,12 @@ describe('compose and send', () => {
     await alice.locator('[data-option=timed] .mw-option-main').click();
     await alice.locator('.adm-picker-header-button', { hasText: 'OK' }).click();
     await alice.locator('[data-option=timed].is-on').waitFor();
+    // Every option of compose, the timed send's clear button included, is a 44×44 target.
+    const small = await alice.locator('.mw-compose-options a[role=button], .mw-compose-options label, .mw-option-clear').evaluateAll((els) => els
+      .map((el) => ({ what: `${el.className} ${(el.textContent ?? el.getAttribute('aria-label') ?? '').trim()}`, w: el.getBoundingClientRect().width, h: el.getBoundingClientRect().height }))
+      .filter((t) => t.w < 44 || t.h < 44));
+    expect(small).toEqual([]);
+    await screenshot(alice, 'compose-options-timed-en');
     await alice.locator('.mw-send').click();
     await alice.waitForURL(/#\/pages\/modules\/write-result\/index\?at=\d+$/);
     await alice.getByText(/Scheduled for \d{4}-\d{2}-\d{2} \d{2}:\d{2}/).waitFor();

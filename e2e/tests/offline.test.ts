@@ -164,6 +164,84 @@ describe('offline-first', () => {
     await screenshot(page, 'offline-en-conflict');
   });
 
+  for (const lang of ['en', 'zh'] as const) {
+    it(`logging out with mail in the outbox warns with the count, and Cancel keeps it (${lang})`, async () => {
+      const written = `Outbox at logout ${lang}-${Date.now()}`;
+      await api('/setting/modifylanguage', { token: alice, query: { language: lang } });
+      await page.goto(`${BASE_URL}/?t=${encodeURIComponent(alice)}&email=alice@demo.test`);
+      await page.locator('.mw-mail-row').first().waitFor();
+      await page.evaluate((l) => localStorage.setItem('language', l), lang);
+      await page.goto(`${BASE_URL}/#/pages/write/index`);
+      await page.reload();
+      await context.setOffline(true);
+      await page.locator('#mw-addr-to').fill('bob@demo.test,');
+      await page.locator('.mw-addr[data-field=to] .mw-chip[data-address="bob@demo.test"]').waitFor();
+      await page.locator('#mw-subject').fill(written);
+      await page.locator('.mw-editor-content').click();
+      await page.keyboard.type('Must not vanish at logout');
+      await page.locator('.mw-send').click();
+      await page.locator('.mw-offline-outbox').waitFor();
+
+      await page.goto(`${BASE_URL}/#/pages/setting/index`);
+      const logoutButton = page.getByRole('button', { name: lang === 'en' ? 'Log out' : '退出登录', exact: true });
+      await logoutButton.click();
+      const dialog = page.locator('.adm-dialog');
+      await dialog.getByText(lang === 'en' ? '1 mail is waiting in the outbox' : '发件箱中有 1 封邮件').waitFor();
+      const cancel = dialog.locator('.adm-dialog-button', { hasText: lang === 'en' ? 'Cancel' : '取消' });
+      const discard = dialog.locator('.adm-dialog-button', { hasText: lang === 'en' ? 'Log out and discard' : '退出并丢弃' });
+      expect(await cancel.count()).toBe(1);
+      expect(await discard.count()).toBe(1);
+      expect(await smallTargets(page, '.adm-dialog .adm-dialog-button')).toEqual([]);
+      await screenshot(page, `offline-${lang}-logout-outbox`);
+      // Cancel: still logged in, the mail still waits.
+      await cancel.click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(page.url()).toContain('/pages/setting/index');
+      expect(await page.locator('.mw-offline-outbox').textContent()).toContain('1');
+
+      // Log out and discard: gone, and never sent.
+      await logoutButton.click();
+      await discard.click();
+      await page.waitForURL(/login/);
+      await expect.poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'mailwing-offline')), { timeout: 10_000 }).toBe(false);
+      await context.setOffline(false);
+      await page.waitForTimeout(1000);
+      expect(await withSubject(bob, '0', written)).toHaveLength(0);
+    });
+  }
+
+  it('logging out online sends the outbox first, then asks the usual question', async () => {
+    const written = `Outbox sent at logout ${Date.now()}`;
+    await page.goto(`${BASE_URL}/?t=${encodeURIComponent(alice)}&email=alice@demo.test`);
+    await page.locator('.mw-mail-row').first().waitFor();
+    await page.goto(`${BASE_URL}/#/pages/setting/index`);
+    await page.locator('.mw-nav').first().waitFor();
+    // A mail left in the outbox (written offline, the replay not yet run): put straight into
+    // the store, so no online event or start-up replay sends it before the logout does.
+    await expect.poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'mailwing-offline')), { timeout: 10_000 }).toBe(true);
+    await page.evaluate((subject) => new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open('mailwing-offline');
+      open.onsuccess = () => {
+        const tx = open.result.transaction('outbox', 'readwrite');
+        tx.objectStore('outbox').put({
+          key: `logout-${Date.now()}`, owner: 'alice@demo.test', subject, to: 'bob@demo.test', createdAt: Date.now(), state: 'waiting',
+          data: { to: 'bob@demo.test', subject, html: '<p>sent before logout</p>', undo: false },
+        });
+        tx.oncomplete = () => { open.result.close(); resolve(); };
+        tx.onerror = () => reject(tx.error);
+      };
+      open.onerror = () => reject(open.error);
+    }), written);
+    await page.getByRole('button', { name: 'Log out', exact: true }).click();
+    // Sent first, so the usual question, not the outbox warning.
+    await page.getByText('Log out of this mailbox?').waitFor();
+    expect(await page.getByText('waiting in the outbox').count()).toBe(0);
+    await waitUntil(async () => (await withSubject(bob, '0', written)).length > 0);
+    expect(await withSubject(bob, '0', written)).toHaveLength(1);
+    await page.locator('.adm-dialog-footer .adm-button', { hasText: 'Cancel' }).click();
+    await page.getByText('Log out of this mailbox?').waitFor({ state: 'hidden' });
+  });
+
   it('logging out wipes the offline store', async () => {
     await page.goto(`${BASE_URL}/#/pages/setting/index`);
     await page.locator('.mw-nav').first().waitFor();

@@ -23,8 +23,13 @@ function stopOn(events: readonly ('SIGINT' | 'SIGTERM' | 'disconnect')[], stop: 
   }
 }
 
+/**
+ * In production the "up" line is an info log for the operator's log store. In development
+ * (and the demo) a person reads the console: the banner below says the same in words, so the
+ * JSON line goes to debug and `npm start` prints the banner alone (LOG_LEVEL=debug shows both).
+ */
 function announceUp(httpPort: number, smtpPort: number, extra: Record<string, unknown> = {}): void {
-  log.info({ http: `http://${config.host}:${httpPort}`, smtp: `${config.smtp.host}:${smtpPort}`, db: config.databaseUrl ? 'postgres' : 'pglite', dataDir: config.dataDir, ...extra }, 'Mailwing is up');
+  (config.production ? log.info.bind(log) : log.debug.bind(log))({ http: `http://${config.host}:${httpPort}`, smtp: `${config.smtp.host}:${smtpPort}`, db: config.databaseUrl ? 'postgres' : 'pglite', dataDir: config.dataDir, ...extra }, 'Mailwing is up');
   if (!config.production) {
     console.log(`\nMailwing demo: open http://${config.host}:${httpPort}/ and log in as alice@demo.test, bob@demo.test or admin@demo.test (password ${DEMO_PASSWORD}).\nSMTP for @demo.test listens on ${config.smtp.host}:${smtpPort}.\n`);
   }

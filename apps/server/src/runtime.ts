@@ -58,6 +58,14 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     level: config.logLevel,
     ...(opts.logStream ? { stream: opts.logStream } : {}),
     serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), id: req.id }) },
+    // Fastify's own "Server listening at …" repeats what main.ts's "Mailwing is up" says
+    // (with the SMTP port and the database too): debug, so start-up says it once.
+    hooks: {
+      logMethod(args, method, level) {
+        if (level === 30 && typeof args[0] === 'string' && args[0].startsWith('Server listening at')) return this.debug(args[0]);
+        return method.apply(this, args);
+      },
+    },
   };
   await services.events.start();
   await services.push.init();

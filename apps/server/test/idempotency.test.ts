@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailList, SendResult } from '@mailwing/shared';
 import { sweepIdempotencyKeys } from '../src/features/idempotency/idempotency.hook.js';
@@ -50,6 +51,43 @@ describe('Idempotency-Key on write/send', () => {
     expect(again).toMatchObject({ code: 200, data: { id: answers[0]!.data.id }, replayed: 'true' });
     expect(await sentWith(alice, 'Idem race')).toHaveLength(1);
     expect(await inboxWith(bob, 'Idem race')).toHaveLength(1);
+  });
+
+  it('a key is answered in the transaction of the send: a failure after the rows of the mail are written leaves neither', async () => {
+    const db = s.rt.services.db;
+    const subject = 'Idem atomic';
+    // Outside recipient too, so the outbound queue is part of the send.
+    const form = { to: 'bob@demo.test', cc: 'carol@outside.example', subject, html: '<p>one commit</p>' };
+    const queued = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM outbox`.execute(db)).rows[0]!.n);
+    const keyRow = () => withIdempotencyTables(db).selectFrom('idempotency_keys').select(['state', 'response']).where('key', '=', 'atomic-key-1').executeTakeFirst();
+    const queuedBefore = await queued();
+    // The seam: the database refuses to record the key's answer (as a crash at that very
+    // moment would). The send wrote its rows just before; they must not commit without it.
+    await sql`CREATE FUNCTION mw_test_refuse_answer() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'answer refused (test)'; END $$`.execute(db);
+    await sql`CREATE TRIGGER mw_test_refuse_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW WHEN (NEW.state = 'done') EXECUTE FUNCTION mw_test_refuse_answer()`.execute(db);
+    try {
+      const failed = await post<SendResult>('/h5/write/send', form, alice, 'atomic-key-1');
+      expect(failed.code).not.toBe(200);
+    } finally {
+      await sql`DROP TRIGGER mw_test_refuse_answer ON idempotency_keys`.execute(db);
+      await sql`DROP FUNCTION mw_test_refuse_answer()`.execute(db);
+    }
+    expect(await sentWith(alice, subject)).toHaveLength(0);
+    expect(await inboxWith(bob, subject)).toHaveLength(0);
+    expect(await queued()).toBe(queuedBefore);
+    // Nothing was sent, so the key is free: the retry runs, once.
+    expect(await keyRow()).toBeUndefined();
+    const sent = await post<SendResult>('/h5/write/send', form, alice, 'atomic-key-1');
+    expect(sent).toMatchObject({ code: 200, replayed: null });
+    // Answered in the send's transaction: the stored answer is the one the client got.
+    const row = await keyRow();
+    expect(row?.state).toBe('done');
+    expect(JSON.parse(row!.response!)).toMatchObject({ code: 200, data: sent.data });
+    const again = await post<SendResult>('/h5/write/send', form, alice, 'atomic-key-1');
+    expect(again).toMatchObject({ code: 200, data: { id: sent.data.id }, replayed: 'true' });
+    expect(await sentWith(alice, subject)).toHaveLength(1);
+    expect(await queued()).toBe(queuedBefore + 1);
+    await expect.poll(async () => (await inboxWith(bob, subject)).length).toBe(1);
   });
 
   it('without a key each request sends (the header is opt-in)', async () => {

@@ -72,7 +72,8 @@ export async function seedDemo(s: Services, log?: Logger): Promise<boolean> {
       deliveryState: t.folderMid === Number(SystemFolder.Sent) ? 'sent' : null,
     })));
   }
-  log?.info({ users: [`admin@${DEMO_DOMAIN}`, `alice@${DEMO_DOMAIN}`, `bob@${DEMO_DOMAIN}`] }, 'seeded the demo company');
+  // Debug, not info: the start-up banner (main.ts) names these logins for a person to read.
+  log?.debug({ users: [`admin@${DEMO_DOMAIN}`, `alice@${DEMO_DOMAIN}`, `bob@${DEMO_DOMAIN}`] }, 'seeded the demo company');
   void admin;
   await seedWestDemo(s.db, log);
   return true;

@@ -3,6 +3,7 @@
 export const enAttach = {
   titleAttachPreview: 'Attachment preview',
   titleAttachList: 'Attachments',
+  allAttachments: (n: number) => `All attachments (${n})`,
   titleVideo: 'Video',
   close: 'Close',
   save: 'Save',

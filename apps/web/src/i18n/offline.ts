@@ -23,6 +23,11 @@ const en = {
     ? 'A change you made offline was not applied: the mail was changed or removed meanwhile. Showing it as it is now.'
     : `${n} changes you made offline were not applied: the mails were changed or removed meanwhile. Showing them as they are now.`),
   notKept: 'This attachment was not saved for offline use. Open it when you are back online.',
+  logoutOutboxTitle: 'Mail not sent yet',
+  logoutOutbox: (n: number) => (n === 1
+    ? '1 mail is waiting in the outbox. Logging out deletes it from this device and it will not be sent.'
+    : `${n} mails are waiting in the outbox. Logging out deletes them from this device and they will not be sent.`),
+  logoutDiscard: 'Log out and discard',
 };
 
 export type OfflineMessages = typeof en;
@@ -46,6 +51,9 @@ const zh: OfflineMessages = {
   sentToast: (n) => (n === 1 ? '发件箱中等待的邮件已发送。' : `发件箱中等待的 ${n} 封邮件已发送。`),
   conflictToast: (n) => `你离线时的 ${n} 项操作未生效：邮件已在服务器上被更改或删除，现显示服务器上的最新状态。`,
   notKept: '该附件未保存到离线缓存，请联网后再打开。',
+  logoutOutboxTitle: '有邮件尚未发送',
+  logoutOutbox: (n) => `发件箱中有 ${n} 封邮件等待发送。退出登录会从本设备删除，且不会发送。`,
+  logoutDiscard: '退出并丢弃',
 };
 
 const catalogues: Record<Language, OfflineMessages> = { en, zh };

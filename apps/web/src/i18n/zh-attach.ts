@@ -4,6 +4,7 @@ import type { enAttach } from './en-attach';
 export const zhAttach: typeof enAttach = {
   titleAttachPreview: '附件预览',
   titleAttachList: '附件',
+  allAttachments: (n) => `全部附件（${n}）`,
   titleVideo: '视频',
   close: '关闭',
   save: '保存',

@@ -33,7 +33,7 @@ export function composeRoutes(app: App, compose: ComposeService, uploads: Upload
     ok(await compose.saveDraft(caller(req), req.body)));
 
   app.post('/h5/write/send', { bodyLimit, schema: { tags, body: SendInput, response: { 200: envelope(SendResult) } } }, async (req) =>
-    ok(await compose.send(caller(req), req.body)));
+    ok(await compose.send(caller(req), req.body, req.idempotency)));
 
   app.get('/h5/write/load', { schema: { tags, querystring: LoadComposeQuery, response: { 200: envelope(ComposeData) } } }, async (req) =>
     ok(await compose.load(caller(req), req.query.mid, req.query.mode, { lang: req.query.lang, tz: req.query.tz })));

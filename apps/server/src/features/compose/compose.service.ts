@@ -29,6 +29,7 @@ import { emptyReply } from './own-text.js';
 import { quoteFor } from './quote.js';
 import { undoSeconds } from '../undo-send/undo-send.repository.js';
 import { assertCanSend } from '../company-life/expiry.service.js';
+import { answerInTransaction, type IdempotencyClaim } from '../idempotency/idempotency.hook.js';
 import type { Part, UploadService } from './upload.service.js';
 
 const SENT = Number(SystemFolder.Sent);
@@ -83,7 +84,12 @@ export class ComposeService {
     return { id: String(id) };
   }
 
-  async send(me: AuthContext, input: SendInput): Promise<SendResult> {
+  /**
+   * `key`: the request's Idempotency-Key claim, if any. Its answer is stored in the send's
+   * own transaction (docs/offline.md): the mail is queued and the key answered together, so
+   * a retry after any failure either replays this answer or finds nothing was sent.
+   */
+  async send(me: AuthContext, input: SendInput, key?: IdempotencyClaim): Promise<SendResult> {
     const now = this.now().getTime();
     // An expired (read-only) or suspended company cannot send (company-life/expiry.service.ts).
     await assertCanSend(this.d.db, me.companyId);
@@ -115,6 +121,7 @@ export class ComposeService {
     let delivered: NewMail[] = [];
     let heldItem: number | null = null;
     const ruled = deliverNow ? await this.ruleLocal(this.d.db, built.content, built.raw, built.sender.email, plan) : undefined;
+    const answer = (id: number): SendResult => ({ id: String(id), sendAt: sendAt ? unix(sendAt) : null, status, undoUntil: undoUntil ? undoUntil.getTime() : null });
     const id = await this.persist(built, deliverNow ? (ruled?.recipients.length ?? plan.local.size) : 0, async (trx, stored) => {
       const [conv] = await conversationsFor(trx, [{ contentId: stored.sent.content_id, userId: me.userId }]);
       const [sentId] = await messages.insertMessages(trx, [{ ...stored.row(SENT, input.bcc, status, sendAt), ...withConversation(conv ?? null) }]);
@@ -127,13 +134,14 @@ export class ComposeService {
       if (input.replyTo) await repo.setFlag(trx, me.userId, Number(input.replyTo), 'answered');
       if (input.forwardOf) await repo.setFlag(trx, me.userId, Number(input.forwardOf), 'forwarded');
       await this.discardDraft(trx, me.userId, input.draftId);
+      await answerInTransaction(trx, key, answer(sentId!));
       return sentId!;
     }).finally(() => ruled?.release());
     this.d.ingest.announce(delivered);
     await this.afterRules(ruled, plan, built.raw, built.sender);
     if (heldItem !== null) await this.d.policy.notify(heldItem);
     if (status === 'sending' && deliverNow) this.d.onQueued();
-    return { id: String(id), sendAt: sendAt ? unix(sendAt) : null, status, undoUntil: undoUntil ? undoUntil.getTime() : null };
+    return answer(id);
   }
 
   /**

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Code, IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { AppError, invalid } from '../../errors.js';
+import { ok } from '../../http/envelope.js';
 import type { App } from '../../http/types.js';
 import * as repo from './idempotency.repository.js';
 
@@ -19,9 +20,12 @@ const POLL_MS = 50;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { userId: number; key: string };
+    idempotency?: IdempotencyClaim;
   }
 }
+
+/** A request's claim on its key; `claimedAt` tells it from a later takeover of the same key. */
+export interface IdempotencyClaim { userId: number; key: string; claimedAt: Date; answered?: true }
 
 export interface IdempotencyOptions {
   /** The clock keys are stamped and expired with; tests move it. */
@@ -69,7 +73,7 @@ export function installIdempotency(app: App, db: Db, opts: IdempotencyOptions): 
       const now = opts.now();
       const expires = new Date(now.getTime() + IDEMPOTENCY_TTL_MS);
       if (await repo.claim(db, { userId, key, route, hash, now, expires })) {
-        req.idempotency = { userId, key };
+        req.idempotency = { userId, key, claimedAt: now };
         return;
       }
       const row = await repo.find(db, userId, key);
@@ -80,7 +84,7 @@ export function installIdempotency(app: App, db: Db, opts: IdempotencyOptions): 
         return reply.send(row.response);
       }
       if (await repo.takeOver(db, userId, key, new Date(now.getTime() - IDEMPOTENCY_STALE_MS), now, expires)) {
-        req.idempotency = { userId, key };
+        req.idempotency = { userId, key, claimedAt: now };
         return;
       }
       // The first request is still running: wait for its answer (real time, not the clock:
@@ -94,14 +98,30 @@ export function installIdempotency(app: App, db: Db, opts: IdempotencyOptions): 
     const claimed = req.idempotency;
     if (!claimed) return payload;
     req.idempotency = undefined;
+    // The route stored its answer in its own transaction (answerInTransaction): the key is
+    // settled with the work, whatever happened after the commit.
+    if (claimed.answered) return payload;
     let code: unknown;
     if (typeof payload === 'string') {
       try { code = (JSON.parse(payload) as { code?: unknown }).code; } catch { code = undefined; }
     }
-    if (code === Code.Ok && typeof payload === 'string') await repo.finish(db, claimed.userId, claimed.key, payload);
-    else await repo.release(db, claimed.userId, claimed.key);
+    if (code === Code.Ok && typeof payload === 'string') await repo.finish(db, claimed.userId, claimed.key, claimed.claimedAt, payload);
+    else await repo.release(db, claimed.userId, claimed.key, claimed.claimedAt);
     return payload;
   });
+}
+
+/**
+ * For a route whose work must never run twice (write/send): stores the key's answer inside
+ * the route's own transaction, so the work and the answer commit together or not at all.
+ * The hook above records it only after the reply is built, and a crash between the commit
+ * and that record would let a retry run the work again. Throws (rolling the transaction
+ * back) when the claim was taken over meanwhile: the request that took it is the one that runs.
+ */
+export async function answerInTransaction(trx: Db, claim: IdempotencyClaim | undefined, data: unknown): Promise<void> {
+  if (!claim) return;
+  if (!(await repo.finish(trx, claim.userId, claim.key, claim.claimedAt, JSON.stringify(ok(data))))) throw inProgress();
+  claim.answered = true;
 }
 
 /** Removes expired keys (the runtime calls it hourly; tests call it with a moved clock). */

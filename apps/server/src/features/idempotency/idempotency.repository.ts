@@ -41,16 +41,25 @@ export async function takeOver(db: Db, userId: number, key: string, staleBefore:
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function finish(db: Db, userId: number, key: string, response: string): Promise<void> {
-  await withIdempotencyTables(db).updateTable('idempotency_keys').set({ state: 'done', response })
-    .where('user_id', '=', userId).where('key', '=', key).where('state', '=', 'pending')
-    .execute();
+/**
+ * Stores the answer of the claim made at `claimedAt`. Returns false when the claim is no
+ * longer ours (taken over as stale, or released), so a caller inside a transaction can roll
+ * back rather than commit a second run of the same key.
+ */
+export async function finish(db: Db, userId: number, key: string, claimedAt: Date, response: string): Promise<boolean> {
+  const r = await withIdempotencyTables(db).updateTable('idempotency_keys').set({ state: 'done', response })
+    .where('user_id', '=', userId).where('key', '=', key).where('state', '=', 'pending').where('created_at', '=', claimedAt)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
-/** A refused or failed first request changed nothing (DESIGN.md, bad input): the key is free again. */
-export async function release(db: Db, userId: number, key: string): Promise<void> {
+/**
+ * A refused or failed first request changed nothing (DESIGN.md, bad input): the key is free
+ * again. Only our own claim: one taken over meanwhile belongs to the request now running.
+ */
+export async function release(db: Db, userId: number, key: string, claimedAt: Date): Promise<void> {
   await withIdempotencyTables(db).deleteFrom('idempotency_keys')
-    .where('user_id', '=', userId).where('key', '=', key).where('state', '=', 'pending')
+    .where('user_id', '=', userId).where('key', '=', key).where('state', '=', 'pending').where('created_at', '=', claimedAt)
     .execute();
 }
 

@@ -23,5 +23,5 @@ export async function seedWestDemo(db: Db, log?: Logger): Promise<void> {
   await db.transaction().execute(async (base) => {
     await pay.post(base.withTables<WestTables>(), { customerId: c.id, amountCents: WEST_DEMO_BALANCE_CENTS, kind: 'adjust', ref: 'demo:opening-balance' });
   });
-  log?.info({ customer: WEST_DEMO_EMAIL }, 'seeded the demo storefront customer');
+  log?.debug({ customer: WEST_DEMO_EMAIL }, 'seeded the demo storefront customer');
 }

@@ -93,6 +93,14 @@ export default function CodeAreaPage() {
     unlock();
   };
 
+  const otherAccount = async () => {
+    // Logout wipes the outbox with the offline store: ask first (offline/logout.ts).
+    const outbox = await import('../../offline/logout').then((o) => o.askBeforeLogout()).catch(() => 'none' as const);
+    if (outbox === 'cancel') return;
+    await securityApi.logout().catch(() => undefined);
+    session.logout();
+  };
+
   return (
     <div className="mw-gesture mw-lock-screen">
       <Page title={m.titleCodeArea}>
@@ -111,7 +119,7 @@ export default function CodeAreaPage() {
           />
           <div className="mw-gesture-links">
             <a onClick={() => void forgot()} data-testid="gesture-forgot">{m.gestureForgot}</a>
-            <a onClick={() => void securityApi.logout().catch(() => undefined).then(() => session.logout())}>{m.gestureOtherAccount}</a>
+            <a onClick={() => void otherAccount()}>{m.gestureOtherAccount}</a>
           </div>
         </div>
       </Page>

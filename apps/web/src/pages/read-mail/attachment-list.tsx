@@ -4,10 +4,10 @@ import { DownlandOutline } from 'antd-mobile-icons';
 import { useNavigate } from 'react-router-dom';
 import { formatFileSize, type Attachment } from '@mailwing/shared';
 import { previewUrl, saveFile, type PreviewFile } from '../../api/attachments';
-import { useT } from '../../i18n';
+import { useAttachT } from '../../i18n/attach';
 import { AttachThumb } from '../../ui/attach-thumb';
 import { WRITE_ROUTE } from '../../ui/compose-button';
-import { previewHref, previewKind } from '../../ui/preview-kind';
+import { ATTACH_LIST_ROUTE, previewHref, previewKind } from '../../ui/preview-kind';
 import { AttachImageViewer } from '../attach/image-viewer';
 import { offlineMessages } from '../../i18n/offline';
 import { keptAttachment } from '../../offline/cache';
@@ -46,9 +46,11 @@ export function forwardHref(file: Pick<PreviewFile, 'id'>): string {
  * A mail's attachments (inline images are part of the body, so they are left out here).
  * Images show as thumbnails and open in the viewer; PDF, text, audio and video open the
  * preview pages; other files open the preview page's download-and-forward fallback.
+ * With `mailId` (the read page) and two files or more, a last row opens them all on the
+ * attachments page (/pages/attach/index), which passes no id and so does not link itself.
  */
-export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
-  const m = useT();
+export function AttachmentList({ attachments, mailId }: { attachments: Attachment[]; mailId?: string }) {
+  const m = useAttachT();
   const navigate = useNavigate();
   const [viewing, setViewing] = useState<number | null>(null);
   const files = attachments.filter((a) => !a.inline);
@@ -92,6 +94,11 @@ export function AttachmentList({ attachments }: { attachments: Attachment[] }) {
             <span className="mw-attach-name">{a.name}</span>
           </List.Item>
         ))}
+        {mailId && files.length >= 2 && (
+          <List.Item className="mw-attach-all" onClick={() => navigate(`${ATTACH_LIST_ROUTE}?mid=${encodeURIComponent(mailId)}`)}>
+            {m.allAttachments(files.length)}
+          </List.Item>
+        )}
       </List>
       <AttachImageViewer files={images} index={viewing} onClose={() => setViewing(null)} onForward={(f) => navigate(forwardHref(f))} />
     </>

@@ -242,7 +242,7 @@ export default function ReadMailPage() {
             <QuotedBody key={mail.id} mail={mail} fold={Boolean(inConv)} />
           </div>
           {isInvite(mail) && <Suspense fallback={null}><InviteCard mailId={mail.id} /></Suspense>}
-          <AttachmentList attachments={mail.attachments} />
+          <AttachmentList attachments={mail.attachments} mailId={mail.id} />
           <DeliveryList mail={mail} onRecalled={() => void load()} />
           <ConversationStack key={`a${mail.id}-${inConv?.id ?? ''}`} items={after} onOpen={openOne} />
         </article>

@@ -48,8 +48,11 @@ export default function SettingPage() {
   }, []);
 
   const logout = async () => {
-    const confirmed = await Dialog.confirm({ content: m.logoutConfirm, confirmText: m.logout, cancelText: m.cancel });
-    if (!confirmed) return;
+    // Mail waiting in the outbox would go with the offline store: that module (lazy, not in
+    // this first-screen tab) sends it first when online, and asks about what still waits.
+    const outbox = await import('../../offline/logout').then((o) => o.askBeforeLogout()).catch(() => 'none' as const);
+    if (outbox === 'cancel') return;
+    if (outbox === 'none' && !(await Dialog.confirm({ content: m.logoutConfirm, confirmText: m.logout, cancelText: m.cancel }))) return;
     // Log out locally even if the server cannot be reached: the user asked to leave.
     await api.logout().catch(() => undefined);
     session.logout();
