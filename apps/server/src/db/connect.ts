@@ -28,6 +28,7 @@ import * as m023 from './migrations/023-calendar-views-itip-out.js';
 import * as m024 from './migrations/024-outbox-blob-release.js';
 import * as m025 from './migrations/025-conversations.js';
 import * as m026 from './migrations/026-idempotency.js';
+import * as m028 from './migrations/028-lz4-bodies.js';
 import * as m030 from './migrations/030-search-queue.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '024-outbox-blob-release': m024,
   '025-conversations': m025,
   '026-idempotency': m026,
+  '028-lz4-bodies': m028,
   '030-search-queue': m030,
 };
 

@@ -12,16 +12,13 @@ export const SEPARATE_FOLDERS = [3, 4];
 export const DRAFTS = 2;
 
 /**
- * The conversation each new mail row joins, for every (content, mailbox) pair, in one
- * round trip per batch (threader.ts gives the rules). Runs after the content rows are
- * written and before the mail rows: null means the row starts a conversation of its own
- * (the column's default numbers it). Per pair it is one probe of the Message-ID index
- * for the mail's links and, only when none is found, one of the subject index.
+ * The conversation a new mail row joins (threader.ts gives the rules), as one SQL
+ * expression over `q` (the row: user_id), `n` (its mail_contents row) and `rr` (its
+ * References as an array); null means it starts one of its own. It is one probe of the
+ * Message-ID index for the mail's links and, only when none is found, one of the subject
+ * index. It reads the mail rows as they were before the statement it is in.
  */
-export async function conversationsFor(db: Db, pairs: { contentId: number; userId: number }[]): Promise<(number | null)[]> {
-  if (pairs.length === 0) return [];
-  const rows = await sql<{ i: number; conv_id: number | null }>`
-    SELECT q.i, coalesce(
+const threadLookup = sql<number | null>`coalesce(
       (SELECT m.conv_id FROM (
           SELECT n.message_id AS mid, 0 AS pos
           UNION ALL SELECT n.in_reply_to, 1
@@ -36,14 +33,57 @@ export async function conversationsFor(db: Db, pairs: { contentId: number; userI
           AND coalesce(c.sent_at, c.created_at) BETWEEN coalesce(n.sent_at, n.created_at) - make_interval(days => ${SUBJECT_WINDOW_DAYS})
                                                     AND coalesce(n.sent_at, n.created_at) + make_interval(days => ${SUBJECT_WINDOW_DAYS})
         ORDER BY m.received_at DESC, m.id DESC LIMIT 1)
-    ) AS conv_id
+    )`;
+const referencesOfN = sql`CROSS JOIN LATERAL (SELECT coalesce(string_to_array(nullif(btrim(regexp_replace(n.references_list, '\\s+', ' ', 'g')), ''), ' '), '{}') AS refs) rr`;
+
+/**
+ * The conversation each new mail row joins, for every (content, mailbox) pair, in one
+ * round trip per batch. Runs after the content rows are written and before the mail rows:
+ * null means the row starts a conversation of its own (the column's default numbers it).
+ */
+export async function conversationsFor(db: Db, pairs: { contentId: number; userId: number }[]): Promise<(number | null)[]> {
+  if (pairs.length === 0) return [];
+  const rows = await sql<{ i: number; conv_id: number | null }>`
+    SELECT q.i, ${threadLookup} AS conv_id
     FROM unnest(${pairs.map((_, i) => i)}::int[], ${pairs.map((p) => p.contentId)}::bigint[], ${pairs.map((p) => p.userId)}::bigint[]) AS q(i, content_id, user_id)
     JOIN mail_contents n ON n.id = q.content_id
-    CROSS JOIN LATERAL (SELECT coalesce(string_to_array(nullif(btrim(regexp_replace(n.references_list, '\\s+', ' ', 'g')), ''), ' '), '{}') AS refs) rr
+    ${referencesOfN}
   `.execute(db);
   const out: (number | null)[] = pairs.map(() => null);
   for (const r of rows.rows) out[Number(r.i)] = r.conv_id === null ? null : Number(r.conv_id);
   return out;
+}
+
+/** A delivered mail's row, before it is threaded (ingest.service.ts). */
+export interface DeliveredRow {
+  user_id: number; folder_mid: number; content_id: number; blob_hash: string; size: number; received_at: Date;
+  seen: boolean; star: boolean; urgent: boolean; has_attach: boolean; delivery_state: string | null; bcc: string; auth_results: string | null;
+}
+
+/**
+ * Inserts delivered mail rows, each in the conversation `conversationsFor` would give it,
+ * in one statement (issue 13: the lookup and the insert were two statements per batch,
+ * each parsed and planned on the database). Like there, the lookup sees the mail rows
+ * from before the statement, so mails of one batch do not thread with each other.
+ * Returns the new ids in the order of `rows`.
+ */
+export async function insertThreaded(db: Db, rows: DeliveredRow[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const col = <K extends keyof DeliveredRow>(k: K) => rows.map((r) => r[k]);
+  // Identity values are drawn in the order rows are inserted (ORDER BY q.i), so sorted ids are in input order.
+  const out = await sql<{ id: number }>`
+    INSERT INTO messages (user_id, folder_mid, content_id, blob_hash, size, received_at, seen, star, urgent, has_attach, delivery_state, bcc, auth_results, conv_id)
+    SELECT q.user_id, q.folder_mid, q.content_id, q.blob_hash, q.size, q.received_at, q.seen, q.star, q.urgent, q.has_attach, q.delivery_state,
+      q.bcc::jsonb, q.auth_results::jsonb, coalesce(${threadLookup}, nextval('conversation_seq'))
+    FROM unnest(${col('user_id')}::bigint[], ${col('folder_mid')}::int[], ${col('content_id')}::bigint[], ${col('blob_hash')}::text[], ${col('size')}::int[],
+      ${col('received_at')}::timestamptz[], ${col('seen')}::bool[], ${col('star')}::bool[], ${col('urgent')}::bool[], ${col('has_attach')}::bool[],
+      ${col('delivery_state')}::text[], ${col('bcc')}::text[], ${col('auth_results')}::text[])
+      WITH ORDINALITY AS q(user_id, folder_mid, content_id, blob_hash, size, received_at, seen, star, urgent, has_attach, delivery_state, bcc, auth_results, i)
+    JOIN mail_contents n ON n.id = q.content_id
+    ${referencesOfN}
+    ORDER BY q.i
+    RETURNING id`.execute(db);
+  return out.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
 /** Columns of a list row, as message.repository's summaries have them. */

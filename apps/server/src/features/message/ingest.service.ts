@@ -8,7 +8,7 @@ import { GroupCommitter } from '../../db/group-commit.js';
 import type { ParsedContent } from './mail-parse.js';
 import type { ParsePool } from './parse-pool.js';
 import * as repo from './message.repository.js';
-import { conversationsFor } from '../conversation/conversation.repository.js';
+import { insertThreaded } from '../conversation/conversation.repository.js';
 import type { RuledDelivery, RuleEngine } from '../mail-rule/rule-engine.js';
 
 export interface LocalRecipient {
@@ -203,19 +203,16 @@ export class IngestService {
       }
       await this.blobs.reference(trx, [...refs.values()]);
       const contentIds = await repo.insertContents(trx, items.map((it) => ({ hash: it.staged.hash, content: it.content })));
-      // Conversations (issue 14): one lookup for the whole batch; null starts a new one (the column's default).
-      const convs = await conversationsFor(trx, items.flatMap((it, i) => it.recipients.map((r) => ({ contentId: contentIds[i]!, userId: r.userId }))));
-      let k = 0;
+      // Conversations (issue 14): each row is threaded by the insert itself, one statement for the batch.
       const rows = items.flatMap((it, i) => {
         const hasAttach = it.content.attachments.some((a) => !a.inline);
         return it.recipients.map((r) => ({
-          ...withConversation(convs[k++] ?? null),
           user_id: r.userId, folder_mid: r.folderMid, content_id: contentIds[i]!, blob_hash: it.staged.hash, size: it.size,
           received_at: it.receivedAt, seen: r.seen ?? false, star: r.star ?? false, urgent: it.content.urgent, has_attach: hasAttach,
           delivery_state: r.deliveryState ?? null, bcc: JSON.stringify(r.bcc ?? []), auth_results: r.auth ? JSON.stringify(r.auth) : null,
         }));
       });
-      const ids = await repo.insertMessages(trx, rows);
+      const ids = await insertThreaded(trx, rows);
       let at = 0;
       const out = items.map((it) => {
         const mine = ids.slice(at, at + it.recipients.length);
