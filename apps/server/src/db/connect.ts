@@ -28,8 +28,8 @@ import * as m023 from './migrations/023-calendar-views-itip-out.js';
 import * as m024 from './migrations/024-outbox-blob-release.js';
 import * as m025 from './migrations/025-conversations.js';
 import * as m026 from './migrations/026-idempotency.js';
-import * as m028 from './migrations/028-lz4-bodies.js';
 import * as m030 from './migrations/030-search-queue.js';
+import * as m031 from './migrations/031-lz4-bodies.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
@@ -63,8 +63,10 @@ const migrations: Record<string, Migration> = {
   '024-outbox-blob-release': m024,
   '025-conversations': m025,
   '026-idempotency': m026,
-  '028-lz4-bodies': m028,
   '030-search-queue': m030,
+  // After 030 although numbered later than it was written: Kysely refuses a migration that sorts
+  // before one a database has already run, and installations at 030 exist.
+  '031-lz4-bodies': m031,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).
