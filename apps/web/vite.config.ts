@@ -108,30 +108,9 @@ function earlyCalls(): Plugin {
   };
 }
 
-/**
- * Issue 15: the splash in index.html paints as soon as the HTML arrives. A style sheet in
- * <head> would hold every paint until it loaded (a round trip more on a phone's network);
- * at the end of <body> it holds only the scripts, which need it anyway.
- */
-function paintSplashFirst(): Plugin {
-  return {
-    name: 'mailwing-paint-splash-first',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html) {
-        const sheets = html.match(/\s*<link rel="stylesheet"[^>]*>/g) ?? [];
-        let out = html;
-        for (const sheet of sheets) out = out.replace(sheet, '');
-        return out.replace('</body>', `${sheets.map((s) => s.trim()).join('\n    ')}\n  </body>`);
-      },
-    },
-  };
-}
-
 export default defineConfig({
   base: './',
-  plugins: [antdBarrel(), react(), earlyCalls(), paintSplashFirst(), serviceWorker(), precompress()],
+  plugins: [antdBarrel(), react(), earlyCalls(), serviceWorker(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

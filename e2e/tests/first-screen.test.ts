@@ -17,6 +17,9 @@ it('starts the Inbox calls beside the app download, and asks for each only once'
     const cdp = await context.newCDPSession(cold);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    // A phone's network, roughly (100 ms latency, 2 Mbit/s): on bare loopback the app's chunk
+    // lands before the HTML parser is even done, and the order below would prove nothing.
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 100, downloadThroughput: 250_000, uploadThroughput: 250_000 });
     const calls: string[] = [];
     cold.on('request', (r) => {
       const path = new URL(r.url()).pathname;

@@ -173,6 +173,8 @@ describe('offline-first', () => {
       await page.evaluate((l) => localStorage.setItem('language', l), lang);
       await page.goto(`${BASE_URL}/#/pages/write/index`);
       await page.reload();
+      // Compose is open (its code loaded) before the network goes: the mail is written offline.
+      await page.locator('#mw-addr-to').waitFor();
       await context.setOffline(true);
       await page.locator('#mw-addr-to').fill('bob@demo.test,');
       await page.locator('.mw-addr[data-field=to] .mw-chip[data-address="bob@demo.test"]').waitFor();
@@ -191,7 +193,8 @@ describe('offline-first', () => {
       const discard = dialog.locator('.adm-dialog-button', { hasText: lang === 'en' ? 'Log out and discard' : '退出并丢弃' });
       expect(await cancel.count()).toBe(1);
       expect(await discard.count()).toBe(1);
-      expect(await smallTargets(page, '.adm-dialog .adm-dialog-button')).toEqual([]);
+      // Measured once the dialog's opening animation (a scale from 90 %) has ended.
+      await expect.poll(() => smallTargets(page, '.adm-dialog .adm-dialog-button'), { timeout: 5_000 }).toEqual([]);
       await screenshot(page, `offline-${lang}-logout-outbox`);
       // Cancel: still logged in, the mail still waits.
       await cancel.click();
@@ -247,8 +250,10 @@ describe('offline-first', () => {
     await page.locator('.mw-nav').first().waitFor();
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('token') ?? '""') as string);
     await page.getByRole('button', { name: /Log out|退出/ }).click();
+    // The question comes once the outbox has been checked (offline/logout.ts), not at once.
     const ok = page.locator('.adm-dialog-footer .adm-button', { hasText: /Log out|OK|Confirm|确定|退出/ });
-    if (await ok.count()) await ok.first().click();
+    await ok.first().waitFor();
+    await ok.first().click();
     await page.waitForURL(/login/);
     await expect.poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'mailwing-offline')), { timeout: 10_000 }).toBe(false);
     expect(token).not.toBe('');

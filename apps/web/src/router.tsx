@@ -1,30 +1,20 @@
 import { Suspense, type ComponentType, type ReactNode } from 'react';
 import { createHashRouter } from 'react-router-dom';
+import AddressPage from './pages/address';
 import StartPage from './pages/index';
 import ListTabPage from './pages/list-tab';
+import LoginPage from './pages/login';
+import MboxListPage from './pages/mbox/mbox-list';
 import { MailboxParam } from './pages/mbox/mailbox-param';
 import { loadAccountPages } from './pages/setting/load-account-pages';
-import { afterFirstScreen } from './state/first-screen';
+import SettingPage from './pages/setting';
 import { RequireSession } from './ui/require-session';
 import { TAB_ROUTES, TabLayout } from './ui/tab-layout';
 // Spec §9's page-load delay and time-outs (issue 15): lazy() fails a chunk late by 120 s.
 import { lazy, PageBoundary, PageLoading } from './ui/lazy-page';
 
-// The first screen (spec §2's entry and the Inbox tab) is in the main bundle; every
-// other page loads on demand to keep the first download small (docs/first-screen.md).
-// The other three tabs and the login page load once the Inbox is shown (state/first-screen.ts):
-// a tab switch then finds them here, and their bytes and start-up work do not delay the Inbox.
-const otherTabs = {
-  mailbox: () => import('./pages/mbox/mbox-list'),
-  address: () => import('./pages/address'),
-  settings: () => import('./pages/setting'),
-  login: () => import('./pages/login'),
-};
-void afterFirstScreen().then(() => Object.values(otherTabs).forEach((load) => void load()));
-const MboxListPage = lazy(otherTabs.mailbox);
-const AddressPage = lazy(otherTabs.address);
-const SettingPage = lazy(otherTabs.settings);
-const LoginPage = lazy(otherTabs.login);
+// First screen (spec §2's entry, login and the four tabs) is in the main
+// bundle; every other page loads on demand to keep the first download small.
 const ReadMailPage = lazy(() => import('./pages/read-mail'));
 const ListPage = lazy(() => import('./pages/list'));
 const DirListPage = lazy(() => import('./pages/modules/dir-list'));
@@ -129,7 +119,6 @@ const AttachIndexPage = lazy(() => attachArea().then((m) => ({ default: m.Attach
 const AttachPreviewPage = lazy(() => attachArea().then((m) => ({ default: m.AttachPreviewPage })));
 const VideoPage = lazy(() => attachArea().then((m) => ({ default: m.VideoPage })));
 
-/** A lazy page with spec §9's loading and retry; `guarded` pages need a session (the tabs have TabLayout's). */
 function lazyPage(Page: ComponentType, guarded = true): ReactNode {
   const page = <PageBoundary><Suspense fallback={<PageLoading />}><Page /></Suspense></PageBoundary>;
   return guarded ? <RequireSession>{page}</RequireSession> : page;
@@ -140,7 +129,7 @@ const guard = (node: ReactNode) => <RequireSession>{node}</RequireSession>;
 export const router = createHashRouter([
   { path: '/', element: <StartPage /> },
   { path: '/pages/index/index', element: <StartPage /> },
-  { path: '/pages/login/index', element: lazyPage(LoginPage, false) },
+  { path: '/pages/login/index', element: <LoginPage /> },
   { path: '/pages/verify/index', element: lazyPage(VerifyPage, false) },
   { path: '/pages/forget/index', element: lazyPage(ForgetPage, false) },
   // The lock screen checks the session itself: the guard sends locked pages to it.
@@ -155,9 +144,9 @@ export const router = createHashRouter([
     element: guard(<TabLayout />),
     children: [
       { path: TAB_ROUTES.inbox, element: <ListTabPage /> },
-      { path: TAB_ROUTES.mailbox, element: lazyPage(MboxListPage, false) },
-      { path: TAB_ROUTES.address, element: lazyPage(AddressPage, false) },
-      { path: TAB_ROUTES.settings, element: lazyPage(SettingPage, false) },
+      { path: TAB_ROUTES.mailbox, element: <MboxListPage /> },
+      { path: TAB_ROUTES.address, element: <AddressPage /> },
+      { path: TAB_ROUTES.settings, element: <SettingPage /> },
     ],
   },
   // A push notification's link names the mailbox (&email=): switch to it first, but
