@@ -89,12 +89,13 @@ describe('outbound delivery through the queue', () => {
   });
 
   it('a 5xx fails the recipient at once and puts a DSN bounce in the sender’s inbox', async () => {
-    mx.answer = () => '550 5.1.1 <erin@partner.test>: Recipient address rejected: User unknown';
-    const sent = await send(alice, { to: 'erin@partner.test, frank@partner.test', subject: 'Will bounce' });
+    // Set before the send: the worker may deliver before send() has even returned.
     mx.answer = (rcpt) => (rcpt === 'erin@partner.test' ? '550 5.1.1 <erin@partner.test>: Recipient address rejected: User unknown' : null);
+    const sent = await send(alice, { to: 'erin@partner.test, frank@partner.test', subject: 'Will bounce' });
+    // Both recipients settled (an empty or still-queued list is not "settled").
     const mail = await until('send_failed', async () => {
       const m = await readMail(alice, sent.id);
-      return m.deliveries.every((d) => d.status !== 'sending') ? m : null;
+      return m.deliveries.length === 2 && m.deliveries.every((d) => d.status === 'sent' || d.status === 'send_failed') ? m : null;
     });
     expect(mail.status).toBe('send_failed');
     const erin = mail.deliveries.find((d) => d.address === 'erin@partner.test')!;
@@ -102,9 +103,11 @@ describe('outbound delivery through the queue', () => {
     expect(erin.error).toContain('User unknown');
     expect(mail.deliveries.find((d) => d.address === 'frank@partner.test')?.status).toBe('sent');
 
-    const inbox = (await s.get<MailList>('/h5/mail/list', { mid: '0', size: 50 }, alice)).data;
-    const bounce = inbox.list.find((m) => m.subject.startsWith('Undelivered Mail Returned to Sender: Will bounce'))!;
-    expect(bounce).toBeDefined();
+    // The bounce is stored by the delivery's own batch, which may commit just after the status.
+    const bounce = await until('bounce', async () => {
+      const inbox = (await s.get<MailList>('/h5/mail/list', { mid: '0', size: 50 }, alice)).data;
+      return inbox.list.find((m) => m.subject.startsWith('Undelivered Mail Returned to Sender: Will bounce')) ?? null;
+    });
     const row = await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(bounce.id)).executeTakeFirstOrThrow();
     const raw = (await s.rt.services.blobs.store.get(row.blob_hash)).toString();
     expect(raw).toMatch(/Content-Type: multipart\/report;\s*report-type=delivery-status/i);
