@@ -12,6 +12,11 @@ const words = {
   zh: '不能包含空格。',
   en: /must not contain spaces/i,
 } as const;
+// What input.invalid says: the wording these refusals had before they got their own code.
+const generic = {
+  zh: /请检查输入的内容/,
+  en: /check what you (typed|entered)/i,
+} as const;
 
 async function setLanguage(email: string, language: 'zh' | 'en'): Promise<void> {
   await api('/setting/modifylanguage', { token: await apiToken(email), query: { language } });
@@ -38,6 +43,10 @@ describe.each(['zh', 'en'] as const)('refusals worded by their own code (%s)', (
     await input(page, 'collect-host').fill('pop.example.com');
     await page.locator('[data-testid=collect-test]').click();
     await expect.poll(() => page.locator('[data-testid=collect-result]').textContent()).toMatch(words[language]);
+    // The specific words, not the generic "check what you typed" of input.invalid.
+    const said = await page.locator('[data-testid=collect-result]').textContent();
+    expect(said).toMatch(words[language]);
+    expect(said).not.toMatch(generic[language]);
     await shot(page, `refusal-codes-${language}-collect`);
   }, 60_000);
 
@@ -53,6 +62,9 @@ describe.each(['zh', 'en'] as const)('refusals worded by their own code (%s)', (
     await page.locator('.mw-migrate input[type=password]').fill('secret');
     await page.locator('.mw-migrate button').filter({ hasText: language === 'zh' ? /测试|检测|连接/ : /test/i }).first().click();
     await expect.poll(() => page.locator('.mw-migrate-error').first().textContent()).toMatch(words[language]);
+    const said = await page.locator('.mw-migrate-error').first().textContent();
+    expect(said).toMatch(words[language]);
+    expect(said).not.toMatch(generic[language]);
     await shot(page, `refusal-codes-${language}-migrate`);
   }, 60_000);
 });
