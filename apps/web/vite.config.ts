@@ -116,9 +116,34 @@ function earlyCalls(): Plugin {
   };
 }
 
+/**
+ * Issue 15: the splash paints as soon as index.html has arrived. A style sheet linked in <head>
+ * holds the first paint until it has arrived too (a round trip on a phone's network), so it is
+ * linked as a preload instead: fetched at once at the highest priority, but not render-blocking.
+ * main.tsx turns it into the style sheet before the app's first render (ui/app-style.ts). It stays
+ * in <head>, ahead of the sheets lazy pages add there later, so the cascade's order is as before:
+ * moving it to the end of <body> instead put it after them, and antd-mobile's base rules then
+ * beat our overrides in lazy pages.
+ */
+function styleAfterSplash(): Plugin {
+  return {
+    name: 'mailwing-style-after-splash',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const link = /<link rel="stylesheet" crossorigin href="([^"]+\.css)">/g;
+        const found = [...html.matchAll(link)];
+        if (found.length !== 1) throw new Error(`expected one style sheet in index.html, found ${found.length}`);
+        return html.replace(link, '<link rel="preload" as="style" crossorigin href="$1" data-mw-app-style>');
+      },
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
-  plugins: [antdBarrel(), react(), earlyCalls(), serviceWorker(), precompress()],
+  plugins: [antdBarrel(), react(), earlyCalls(), styleAfterSplash(), serviceWorker(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

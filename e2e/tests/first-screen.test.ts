@@ -44,3 +44,47 @@ it('starts the Inbox calls beside the app download, and asks for each only once'
     await browser.close();
   }
 });
+
+// The splash paints without waiting for the style sheet (a round trip on a phone's network),
+// and the app still never renders unstyled: the sheet is fetched as a preload and applied
+// before the first render (apps/web/src/ui/app-style.ts). Here the sheet is held back until
+// the splash has painted; the app's first page must then appear only with the sheet applied.
+it('paints the splash before the style sheet arrives, and renders the app only once it applies', async () => {
+  const browser = await launch();
+  try {
+    const { context, page } = await phone(browser);
+    await login(page, 'alice@demo.test');
+    const cold = await context.newPage();
+    const cdp = await context.newCDPSession(cold);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    // Records, from the page's own clock, the first paint and what the body looked like
+    // when the app's first page entered the DOM (styles.css gives the body its grey).
+    await cold.addInitScript({ content: `
+      window.__paints = [];
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__paints.push(e.name); }).observe({ type: 'paint', buffered: true });
+      new MutationObserver((_, o) => {
+        if (!document.querySelector('.mw-page')) return;
+        o.disconnect();
+        window.__bodyAtFirstRender = getComputedStyle(document.body).backgroundColor;
+      }).observe(document, { childList: true, subtree: true });` });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await cold.route(/\/assets\/index-[^/]+\.css$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await cold.goto(`${BASE_URL}/#/pages/list-tab/index`, { waitUntil: 'commit' });
+    await cold.locator('.mw-splash').waitFor();
+    await expect.poll(() => cold.evaluate(() => (window as unknown as { __paints: string[] }).__paints)).toContain('first-contentful-paint');
+    // The sheet is still held, so the first paint came without it, and the app has not rendered.
+    expect(await cold.locator('.mw-page').count()).toBe(0);
+    expect(await cold.evaluate(() => document.styleSheets.length)).toBe(1); // the splash's inline <style>
+    release();
+    await cold.locator('.mw-mail-row').first().waitFor();
+    expect(await cold.evaluate(() => (window as unknown as { __bodyAtFirstRender: string }).__bodyAtFirstRender)).toBe('rgb(223, 227, 232)');
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+});

@@ -8,6 +8,7 @@ import { RouterProvider } from 'react-router-dom';
 import { useLanguage } from './i18n';
 import { router } from './router';
 import { afterFirstScreen } from './state/first-screen';
+import { appStyleReady } from './ui/app-style';
 import { followAccount } from './state/settings';
 import { keyboardButtons } from './ui/keyboard';
 import './styles.css';
@@ -21,10 +22,13 @@ function App() {
   );
 }
 
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The splash (index.html) stays until the style sheet applies: see ui/app-style.ts.
+void appStyleReady().then(() =>
+  createRoot(document.getElementById('root') as HTMLElement).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );
 
 // Live updates follow the session: open while logged in, closed at logout. They (and
