@@ -2,6 +2,7 @@ import { Dialog, Toast } from 'antd-mobile';
 import { REQUEST_TIMEOUT_MS } from '@mailwing/shared';
 import { offlineMessages } from '../i18n/offline';
 import { db } from './db';
+import { settlesWithin } from './deadline';
 import { replay } from './queue';
 
 // Issue 15: logout deletes the offline store (boot.ts), outbox included, so mail written
@@ -9,20 +10,6 @@ import { replay } from './queue';
 // page asks here: online, the outbox is sent first (usually that empties it and nothing
 // more is asked); whatever still waits is counted and the user chooses, Cancel being the
 // safe, emphasised answer and what closing the dialog means.
-
-/**
- * Waits for `work` at most `ms`: true when it settled in time. The work itself goes on; a
- * replay that answers late still sends (the Idempotency-Key keeps that to once).
- */
-export function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    void work.then(() => true, () => true).then((done) => {
-      clearTimeout(timer);
-      resolve(done);
-    });
-  });
-}
 
 /**
  * Mails still waiting in the outbox, every mailbox of the device (logout wipes them all).
