@@ -9,3 +9,4 @@ export * from './template-vars.js';
 export * from './note-crypto.js';
 export * from './reason-codes.js';
 export * from './schema-reasons.js';
+export * from './compose-prefill.js';

@@ -28,6 +28,7 @@ const en = {
     ? '1 mail is waiting in the outbox. Logging out deletes it from this device and it will not be sent.'
     : `${n} mails are waiting in the outbox. Logging out deletes them from this device and they will not be sent.`),
   logoutDiscard: 'Log out and discard',
+  logoutSending: 'Sending the mail in the outbox…',
 };
 
 export type OfflineMessages = typeof en;
@@ -54,6 +55,7 @@ const zh: OfflineMessages = {
   logoutOutboxTitle: '有邮件尚未发送',
   logoutOutbox: (n) => `发件箱中有 ${n} 封邮件等待发送。退出登录会从本设备删除，且不会发送。`,
   logoutDiscard: '退出并丢弃',
+  logoutSending: '正在发送发件箱中的邮件…',
 };
 
 const catalogues: Record<Language, OfflineMessages> = { en, zh };

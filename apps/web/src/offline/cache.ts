@@ -1,4 +1,4 @@
-import type { Mail, MailList, MailSummary, MboxIndex } from '@mailwing/shared';
+import { prefillFromMail, type Mail, type MailList, type MailSummary, type MboxIndex, type ResolvedSignature } from '@mailwing/shared';
 import { fetchAttachmentBlob } from '../api/offline-fetch';
 import { session } from '../state/session';
 import { db, type OfflineDb } from './db';
@@ -36,6 +36,8 @@ export async function remember(path: string, data: Data, value: unknown, email: 
     await d.put('mails', { owner, id: String(mail.id), value: mail, openedAt: Date.now() });
     await trimMails(d);
     void keepAttachments(d, owner, mail);
+  } else if (path === '/signature/default') {
+    await d.put('signatures', { owner, mode: String(data?.mode ?? ''), value: value as ResolvedSignature });
   }
 }
 
@@ -51,7 +53,24 @@ export async function recall(path: string, data: Data, email: string): Promise<u
     return query ? (await d.get('lists', [owner, query]))?.value : undefined;
   }
   if (path === '/read/index') return (await d.get('mails', [owner, String(data?.mid ?? '')]))?.value;
+  if (path === '/signature/default') return (await d.get('signatures', [owner, String(data?.mode ?? '')]))?.value;
+  if (path === '/write/load') return composeFromKept(d, owner, data);
   return undefined;
+}
+
+/**
+ * write/load for a reply or forward of a kept mail, offline: the same answer the server
+ * gives, made by the same shared rule (packages/shared compose-prefill.ts) from the mail as
+ * read/index gave it. A draft (mode edit) is not answered: its own kept copy may be stale.
+ */
+async function composeFromKept(d: OfflineDb, owner: string, data: Data): Promise<unknown> {
+  const mode = String(data?.mode ?? '');
+  if (mode !== 'reply' && mode !== 'replyAll' && mode !== 'forward') return undefined;
+  const kept = await d.get('mails', [owner, String(data?.mid ?? '')]);
+  if (!kept) return undefined;
+  const lang = data?.lang === 'en' ? 'en' : 'zh';
+  const tz = Number(data?.tz ?? 0) || 0;
+  return prefillFromMail(kept.value, mode, { lang, tz, self: owner, token: session.get().token });
 }
 
 async function trimMails(d: OfflineDb): Promise<void> {

@@ -1,5 +1,5 @@
 import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { Mail, MailList, MboxIndex } from '@mailwing/shared';
+import type { Mail, MailList, MboxIndex, ResolvedSignature } from '@mailwing/shared';
 
 // Issue 15, scope 3: the offline store. Every record carries its owner, the mailbox's address
 // in lower case, so switching mailboxes never shows another mailbox's mail; logging out
@@ -36,6 +36,8 @@ interface Schema extends DBSchema {
   attachments: { key: [string, string]; value: { owner: string; id: string; blob: Blob; size: number; savedAt: number }; indexes: { savedAt: number } };
   outbox: { key: string; value: OutboxItem; indexes: { owner: string } };
   actions: { key: string; value: QueuedAction; indexes: { owner: string; createdAt: number } };
+  /** Version 2: the signature compose puts in for each mode, so a reply written offline has it. */
+  signatures: { key: [string, string]; value: { owner: string; mode: string; value: ResolvedSignature } };
 }
 
 export type OfflineDb = IDBPDatabase<Schema>;
@@ -43,18 +45,10 @@ export type OfflineDb = IDBPDatabase<Schema>;
 let opening: Promise<OfflineDb> | null = null;
 
 export function db(): Promise<OfflineDb> {
-  opening ??= openDB<Schema>(DB_NAME, 1, {
-    upgrade(d) {
-      d.createObjectStore('mbox', { keyPath: 'owner' });
-      d.createObjectStore('lists', { keyPath: ['owner', 'query'] }).createIndex('owner', 'owner');
-      const mails = d.createObjectStore('mails', { keyPath: ['owner', 'id'] });
-      mails.createIndex('owner', 'owner');
-      mails.createIndex('openedAt', 'openedAt');
-      d.createObjectStore('attachments', { keyPath: ['owner', 'id'] }).createIndex('savedAt', 'savedAt');
-      d.createObjectStore('outbox', { keyPath: 'key' }).createIndex('owner', 'owner');
-      const actions = d.createObjectStore('actions', { keyPath: 'key' });
-      actions.createIndex('owner', 'owner');
-      actions.createIndex('createdAt', 'createdAt');
+  opening ??= openDB<Schema>(DB_NAME, 2, {
+    upgrade(d, oldVersion) {
+      if (oldVersion < 1) version1(d);
+      if (oldVersion < 2) d.createObjectStore('signatures', { keyPath: ['owner', 'mode'] });
     },
     // Another tab is wiping the store (logout): let it.
     blocking() {
@@ -63,6 +57,19 @@ export function db(): Promise<OfflineDb> {
     },
   });
   return opening;
+}
+
+function version1(d: OfflineDb): void {
+  d.createObjectStore('mbox', { keyPath: 'owner' });
+  d.createObjectStore('lists', { keyPath: ['owner', 'query'] }).createIndex('owner', 'owner');
+  const mails = d.createObjectStore('mails', { keyPath: ['owner', 'id'] });
+  mails.createIndex('owner', 'owner');
+  mails.createIndex('openedAt', 'openedAt');
+  d.createObjectStore('attachments', { keyPath: ['owner', 'id'] }).createIndex('savedAt', 'savedAt');
+  d.createObjectStore('outbox', { keyPath: 'key' }).createIndex('owner', 'owner');
+  const actions = d.createObjectStore('actions', { keyPath: 'key' });
+  actions.createIndex('owner', 'owner');
+  actions.createIndex('createdAt', 'createdAt');
 }
 
 /** Logout: every mailbox's cache, outbox and queue go; nothing of the session stays on the device. */

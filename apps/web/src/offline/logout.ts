@@ -1,6 +1,8 @@
-import { Dialog } from 'antd-mobile';
+import { Dialog, Toast } from 'antd-mobile';
+import { REQUEST_TIMEOUT_MS } from '@mailwing/shared';
 import { offlineMessages } from '../i18n/offline';
 import { db } from './db';
+import { settlesWithin } from './deadline';
 import { replay } from './queue';
 
 // Issue 15: logout deletes the offline store (boot.ts), outbox included, so mail written
@@ -9,9 +11,21 @@ import { replay } from './queue';
 // more is asked); whatever still waits is counted and the user chooses, Cancel being the
 // safe, emphasised answer and what closing the dialog means.
 
-/** Mails still waiting in the outbox, every mailbox of the device (logout wipes them all). */
+/**
+ * Mails still waiting in the outbox, every mailbox of the device (logout wipes them all).
+ * Online, the outbox is sent first, with a loading toast: a server that hangs would otherwise
+ * leave the user looking at nothing. The wait is bounded by the request timeout, the one
+ * every call of the app has (REQUEST_TIMEOUT_MS); after it, what still waits is counted.
+ */
 async function waiting(): Promise<number> {
-  if (navigator.onLine) await replay().catch(() => undefined);
+  const d = await db();
+  if ((await d.count('outbox')) === 0 || !navigator.onLine) return d.count('outbox');
+  const loading = Toast.show({ icon: 'loading', content: offlineMessages().logoutSending, duration: 0, maskClickable: false });
+  try {
+    await settlesWithin(replay(), REQUEST_TIMEOUT_MS);
+  } finally {
+    loading.close();
+  }
   return (await db()).count('outbox');
 }
 

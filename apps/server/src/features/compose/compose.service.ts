@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
-  Code, ComposeMessages, SystemFolder, type Address, type ComposeData, type ComposeMode, type DraftInput, type RecallResult, type SendInput, type SendResult, type Suggestions,
+  Code, ComposeMessages, replyRecipients, SystemFolder, type Address, type ComposeData, type ComposeMode, type DraftInput, type RecallResult, type SendInput, type SendResult, type Suggestions,
   type ReasonCode,
 } from '@mailwing/shared';
 import type { BlobService } from '../../blob/blob.service.js';
@@ -266,16 +266,11 @@ export class ComposeService {
     const sender = await repo.senderProfile(this.d.db, me.userId);
     const lang = opts.lang ?? sender.language ?? 'zh';
     const quote = quoteFor.build(row, mode, { lang, tz: opts.tz ?? 0, token: me.token });
-    const self = me.email.toLowerCase();
-    const notSelf = (a: Address) => a.address !== self;
     if (mode === 'forward') {
       return { to: [], cc: [], bcc: [], subject: quote.subject, html: quote.html, attachments: files, urgent: false, sendAt: null, draftId: null, replyTo: null, forwardOf: String(row.id) };
     }
-    // Replying to one's own sent mail goes to its recipients again, as mail apps do.
-    const own = row.from_address === self;
-    const answerTo = own ? row.to_list : (row.reply_to.length > 0 ? row.reply_to : [{ name: row.from_name, address: row.from_address }]);
-    const to = dedupe(answerTo);
-    const cc = mode === 'replyAll' ? dedupe([...row.to_list, ...row.cc_list]).filter((a) => notSelf(a) && !to.some((t) => t.address === a.address)) : [];
+    // The rule is shared with the client's offline compose (packages/shared compose-prefill.ts).
+    const { to, cc } = replyRecipients({ from: { name: row.from_name, address: row.from_address }, replyTo: row.reply_to, to: row.to_list, cc: row.cc_list }, mode, me.email.toLowerCase());
     return { to, cc, bcc: [], subject: quote.subject, html: quote.html, attachments: [], urgent: false, sendAt: null, draftId: null, replyTo: String(row.id), forwardOf: null };
   }
 
