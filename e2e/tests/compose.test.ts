@@ -256,6 +256,9 @@ describe('compose and send', () => {
 
   it('checks the form before sending: recipients, addresses, subject and the attachment warning; drafts keep the mail', async () => {
     await openCompose(alice);
+    // Every field's label shows whole in English ("Subject" was cut to "Subj…").
+    const cut = await alice.locator('.mw-compose-label').evaluateAll((labels) => labels.filter((l) => l.scrollWidth > l.clientWidth).map((l) => l.textContent));
+    expect(cut).toEqual([]);
     await alice.locator('.mw-send').click();
     await alice.getByRole('alert').filter({ hasText: 'Add at least one recipient' }).waitFor();
     await alice.getByRole('alert').filter({ hasText: 'Mail subject must not be empty' }).waitFor();
