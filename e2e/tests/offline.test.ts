@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BASE_URL } from '../env';
-import { api, apiToken, launch, phone, screenshot, smallTargets, waitUntil } from '../helpers';
+import { api, apiToken, launch, phone, screenshot, sendMail, smallTargets, waitUntil } from '../helpers';
 
 // Issue 15, scope 3: offline-first. Alice opens a mail online; offline (the installed app's
 // service worker active) she reads it, stars it, and writes a mail that waits in the outbox;
@@ -241,6 +241,33 @@ describe('offline-first', () => {
     expect(await page.getByText('waiting in the outbox').count()).toBe(0);
     await waitUntil(async () => (await withSubject(bob, '0', written)).length > 0);
     expect(await withSubject(bob, '0', written)).toHaveLength(1);
+    await page.locator('.adm-dialog-footer .adm-button', { hasText: 'Cancel' }).click();
+    await page.getByText('Log out of this mailbox?').waitFor({ state: 'hidden' });
+  });
+
+  it('logging out online with an empty outbox still sends the queued actions first', async () => {
+    const subject = `Star queued before logout ${Date.now()}`;
+    await sendMail({ from: 'carol@outside.example', to: 'alice@demo.test', subject, text: 'star me' });
+    await waitUntil(async () => (await withSubject(alice, '0', subject)).length === 1);
+    const mail = (await withSubject(alice, '0', subject))[0]!;
+    expect(mail.star).toBe(false);
+    await page.goto(`${BASE_URL}/#/pages/setting/index`);
+    await page.locator('.mw-nav').first().waitFor();
+    // A star queued offline whose replay has not run yet: put straight into the store.
+    await page.evaluate((id) => new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open('mailwing-offline');
+      open.onsuccess = () => {
+        const tx = open.result.transaction('actions', 'readwrite');
+        tx.objectStore('actions').put({ key: `logout-star-${Date.now()}`, owner: 'alice@demo.test', path: '/mailop/star', data: { ids: id, star: true }, createdAt: Date.now() });
+        tx.oncomplete = () => { open.result.close(); resolve(); };
+        tx.onerror = () => reject(tx.error);
+      };
+      open.onerror = () => reject(open.error);
+    }), mail.id);
+    await page.getByRole('button', { name: 'Log out', exact: true }).click();
+    await page.getByText('Log out of this mailbox?').waitFor();
+    // The star reached the server before the question (logout would wipe the queue).
+    expect((await withSubject(alice, '0', subject))[0]!.star).toBe(true);
     await page.locator('.adm-dialog-footer .adm-button', { hasText: 'Cancel' }).click();
     await page.getByText('Log out of this mailbox?').waitFor({ state: 'hidden' });
   });

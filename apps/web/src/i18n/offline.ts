@@ -29,6 +29,7 @@ const en = {
     : `${n} mails are waiting in the outbox. Logging out deletes them from this device and they will not be sent.`),
   logoutDiscard: 'Log out and discard',
   logoutSending: 'Sending the mail in the outbox…',
+  logoutSyncing: 'Saving your changes…',
 };
 
 export type OfflineMessages = typeof en;
@@ -56,6 +57,7 @@ const zh: OfflineMessages = {
   logoutOutbox: (n) => `发件箱中有 ${n} 封邮件等待发送。退出登录会从本设备删除，且不会发送。`,
   logoutDiscard: '退出并丢弃',
   logoutSending: '正在发送发件箱中的邮件…',
+  logoutSyncing: '正在同步你的操作…',
 };
 
 const catalogues: Record<Language, OfflineMessages> = { en, zh };

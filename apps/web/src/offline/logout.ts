@@ -19,8 +19,11 @@ import { replay } from './queue';
  */
 async function waiting(): Promise<number> {
   const d = await db();
-  if ((await d.count('outbox')) === 0 || !navigator.onLine) return d.count('outbox');
-  const loading = Toast.show({ icon: 'loading', content: offlineMessages().logoutSending, duration: 0, maskClickable: false });
+  if (!navigator.onLine) return d.count('outbox');
+  // Queued actions (read, star, move, delete) are sent too: logout would wipe them as well.
+  const mail = await d.count('outbox');
+  if (mail === 0 && (await d.count('actions')) === 0) return 0;
+  const loading = Toast.show({ icon: 'loading', content: mail > 0 ? offlineMessages().logoutSending : offlineMessages().logoutSyncing, duration: 0, maskClickable: false });
   try {
     await settlesWithin(replay(), REQUEST_TIMEOUT_MS);
   } finally {
