@@ -8,6 +8,7 @@ import { AuthService } from './features/auth/auth.service.js';
 import { SessionIssuer } from './features/auth/session-issuer.js';
 import { MailboxService } from './features/mailbox/mailbox.service.js';
 import { IngestService } from './features/message/ingest.service.js';
+import { RecipientCache } from './features/account/recipient-cache.js';
 import { MessageService } from './features/message/message.service.js';
 import { ConversationService } from './features/conversation/conversation.service.js';
 import { ParsePool } from './features/message/parse-pool.js';
@@ -165,6 +166,9 @@ export interface Services {
   migrate: MigrateService;
   migrateRunner: QueueRunner;
   announcements: AnnouncementService;
+  /** Issue 13: SMTP's RCPT lookups, kept for 2 s (features/account/recipient-cache.ts); its clock is `recipientClock`, tests move it. */
+  recipients: RecipientCache;
+  recipientClock: { now: () => number };
 }
 
 /** How often the search indexer looks for a pause in deliveries (the index lags a pause by at most this). */
@@ -238,6 +242,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     log,
   });
   const migrateRunner = new QueueRunner(() => migrate.runDue(), 10_000, log);
+  const recipientClock = { now: () => Date.now() };
   return {
     groupRelay: new GroupRelay({ db, blobs, onQueued: () => queue.wake() }),
     idempotencyClock: { now: () => new Date() },
@@ -288,5 +293,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     auditRunner: new QueueRunner(() => audit.timeoutDue(), 15_000, log),
     companyLists: new CompanyListService({ db, log }),
     invites, inviteRunner,
+    recipients: new RecipientCache(db, () => recipientClock.now()), recipientClock,
   };
 }

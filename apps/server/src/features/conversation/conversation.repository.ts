@@ -58,7 +58,12 @@ export async function conversationsFor(db: Db, pairs: { contentId: number; userI
 export interface DeliveredRow {
   user_id: number; folder_mid: number; content_id: number; blob_hash: string; size: number; received_at: Date;
   seen: boolean; star: boolean; urgent: boolean; has_attach: boolean; delivery_state: string | null; bcc: string; auth_results: string | null;
+  /** Only into a mailbox whose user is still active; the whole insert fails (a 4xx over SMTP) when one is not. */
+  active_only?: boolean;
 }
+
+/** A row that had to go to an active mailbox found its user disabled or gone: the sender should try again (RCPT then says why). */
+export const inactiveMailbox = (): Error => Object.assign(new Error('4.2.1 A recipient mailbox is not available now, try again later'), { responseCode: 450 });
 
 /**
  * Inserts delivered mail rows, each in the conversation `conversationsFor` would give it,
@@ -77,12 +82,15 @@ export async function insertThreaded(db: Db, rows: DeliveredRow[]): Promise<numb
       q.bcc::jsonb, q.auth_results::jsonb, coalesce(${threadLookup}, nextval('conversation_seq'))
     FROM unnest(${col('user_id')}::bigint[], ${col('folder_mid')}::int[], ${col('content_id')}::bigint[], ${col('blob_hash')}::text[], ${col('size')}::int[],
       ${col('received_at')}::timestamptz[], ${col('seen')}::bool[], ${col('star')}::bool[], ${col('urgent')}::bool[], ${col('has_attach')}::bool[],
-      ${col('delivery_state')}::text[], ${col('bcc')}::text[], ${col('auth_results')}::text[])
-      WITH ORDINALITY AS q(user_id, folder_mid, content_id, blob_hash, size, received_at, seen, star, urgent, has_attach, delivery_state, bcc, auth_results, i)
+      ${col('delivery_state')}::text[], ${col('bcc')}::text[], ${col('auth_results')}::text[], ${rows.map((r) => r.active_only ?? false)}::bool[])
+      WITH ORDINALITY AS q(user_id, folder_mid, content_id, blob_hash, size, received_at, seen, star, urgent, has_attach, delivery_state, bcc, auth_results, active_only, i)
     JOIN mail_contents n ON n.id = q.content_id
     ${referencesOfN}
+    WHERE NOT q.active_only OR EXISTS (SELECT 1 FROM users u WHERE u.id = q.user_id AND u.status = 'active')
     ORDER BY q.i
     RETURNING id`.execute(db);
+  // A row left out above: nothing of this insert may stand (the caller's transaction rolls back).
+  if (out.rows.length < rows.length) throw inactiveMailbox();
   return out.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
