@@ -8,7 +8,6 @@ import { AuthService } from './features/auth/auth.service.js';
 import { SessionIssuer } from './features/auth/session-issuer.js';
 import { MailboxService } from './features/mailbox/mailbox.service.js';
 import { IngestService } from './features/message/ingest.service.js';
-import { RecipientCache } from './features/account/recipient-cache.js';
 import { MessageService } from './features/message/message.service.js';
 import { ConversationService } from './features/conversation/conversation.service.js';
 import { ParsePool } from './features/message/parse-pool.js';
@@ -166,8 +165,7 @@ export interface Services {
   migrate: MigrateService;
   migrateRunner: QueueRunner;
   announcements: AnnouncementService;
-  /** Issue 13: SMTP's RCPT lookups, kept for 2 s (features/account/recipient-cache.ts); its clock is `recipientClock`, tests move it. */
-  recipients: RecipientCache;
+  /** Issue 13: the clock SMTP's kept RCPT answers expire by (features/account/recipient-cache.ts); tests move it. */
   recipientClock: { now: () => number };
 }
 
@@ -293,6 +291,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     auditRunner: new QueueRunner(() => audit.timeoutDue(), 15_000, log),
     companyLists: new CompanyListService({ db, log }),
     invites, inviteRunner,
-    recipients: new RecipientCache(db, () => recipientClock.now()), recipientClock,
+    recipientClock,
   };
 }

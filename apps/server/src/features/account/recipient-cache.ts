@@ -5,17 +5,19 @@ import { resolveLocal, type LocalTarget } from './account.repository.js';
 const TTL_MS = 2_000;
 
 /**
- * SMTP's RCPT lookup (resolveLocal) kept per process for 2 s, for an address that reaches
- * one mailbox directly (a user or an alias): a sender's burst of mail to one mailbox asks
- * the database once, not on every RCPT (issue 13, CPU per delivered mail). Only such
- * answers are kept. An unknown address is asked every time, so a new mailbox is never
- * refused with a 550 from memory, and groups are asked every time too.
+ * SMTP's RCPT lookup (resolveLocal) kept for 2 s by one SMTP connection, for an address that
+ * reaches one mailbox directly (a user or an alias): a sending server that delivers a queue
+ * of mail to one mailbox over one connection asks the database once per 2 s, not on every
+ * RCPT (issue 13, CPU per delivered mail). Only such answers are kept. An unknown address is
+ * asked every time, so a new mailbox is never refused with a 550 from memory, and groups
+ * are asked every time too. A new connection always asks afresh.
  *
- * A cached answer can be up to 2 s stale: what keeps that from filing mail into a mailbox
- * disabled or deleted meanwhile (in this process or another) is the insert itself, which
- * files SMTP mail only for a user still active (conversation.repository insertThreaded,
- * `activeOnly`) and otherwise fails the mail with a 4xx, so the sender retries and the
- * next RCPT is answered from the database.
+ * A kept answer can be up to 2 s stale. A mailbox disabled or deleted meanwhile (by any
+ * process) still gets nothing: the insert files SMTP mail only for a user still active
+ * (conversation.repository insertThreaded, `active_only`) and otherwise fails the mail with
+ * 450 4.2.1, so the sender retries and its next RCPT is answered from the database. A
+ * mailbox that became full, or a company suspended, within those 2 s may still take that
+ * connection's mail, as it could before when the change landed between RCPT and commit.
  */
 export class RecipientCache {
   private readonly answers: TtlCache<string, LocalTarget[]>;
