@@ -79,7 +79,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
     db: services.db, domains, resolver: authResolver(config.delivery.dnsServers, config.inboundAuth.dnsTimeoutMs),
     hostname: config.smtp.hostname, deadlineMs: config.inboundAuth.deadlineMs, log,
   });
-  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, log, inbound, domains, lists: services.companyLists, relay: services.groupRelay }, config.smtp, config.smtpLimits);
+  const smtp = createSmtpReceiver({ db: services.db, ingest: services.ingest, recipientClock: services.recipientClock, log, inbound, domains, lists: services.companyLists, relay: services.groupRelay }, config.smtp, config.smtpLimits);
   const smtpPort = await listenSmtp(smtp, config.smtp.port, config.smtp.host);
 
   const timers: NodeJS.Timeout[] = [];

@@ -165,6 +165,8 @@ export interface Services {
   migrate: MigrateService;
   migrateRunner: QueueRunner;
   announcements: AnnouncementService;
+  /** Issue 13: the clock SMTP's kept RCPT answers expire by (features/account/recipient-cache.ts); tests move it. */
+  recipientClock: { now: () => number };
 }
 
 /** How often the search indexer looks for a pause in deliveries (the index lags a pause by at most this). */
@@ -238,6 +240,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     log,
   });
   const migrateRunner = new QueueRunner(() => migrate.runDue(), 10_000, log);
+  const recipientClock = { now: () => Date.now() };
   return {
     groupRelay: new GroupRelay({ db, blobs, onQueued: () => queue.wake() }),
     idempotencyClock: { now: () => new Date() },
@@ -288,5 +291,6 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     auditRunner: new QueueRunner(() => audit.timeoutDue(), 15_000, log),
     companyLists: new CompanyListService({ db, log }),
     invites, inviteRunner,
+    recipientClock,
   };
 }

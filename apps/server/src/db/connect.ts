@@ -30,6 +30,7 @@ import * as m025 from './migrations/025-conversations.js';
 import * as m026 from './migrations/026-idempotency.js';
 import * as m030 from './migrations/030-search-queue.js';
 import * as m031 from './migrations/031-lz4-bodies.js';
+import * as m032 from './migrations/032-one-insert-trigger.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   // After 030 although numbered later than it was written: Kysely refuses a migration that sorts
   // before one a database has already run, and installations at 030 exist.
   '031-lz4-bodies': m031,
+  '032-one-insert-trigger': m032,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).

@@ -1,6 +1,7 @@
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { Logger } from 'pino';
-import { outsideMembers, resolveLocal, resolveMany, type LocalTarget } from '../features/account/account.repository.js';
+import { outsideMembers, resolveMany, type LocalTarget } from '../features/account/account.repository.js';
+import { RecipientCache } from '../features/account/recipient-cache.js';
 import { GroupRelay, headMessageId } from '../features/group/group-relay.js';
 import { inboundRefusal, refusalForStatus } from '../features/company-life/expiry.service.js';
 import type { HostedDomains } from '../features/account/hosted-domains.js';
@@ -41,10 +42,13 @@ const isReply = (err: unknown): err is SmtpError => err instanceof Error && type
  * and mail is stored through the account and message features. A message is
  * acknowledged with 250 only after IngestService has fsynced and committed it.
  */
-export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: Logger; inbound: InboundAuth; domains: HostedDomains; lists?: CompanyListService; relay?: GroupRelay }, opts: SmtpReceiverOptions, limits: SmtpLimitsConfig): SMTPServer {
+export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; recipientClock?: { now: () => number }; log: Logger; inbound: InboundAuth; domains: HostedDomains; lists?: CompanyListService; relay?: GroupRelay }, opts: SmtpReceiverOptions, limits: SmtpLimitsConfig): SMTPServer {
   const targets = new WeakMap<SMTPServerSession, Map<string, LocalTarget[]>>();
   // Issue 17: per group recipient, its outside members (the outbound queue takes them).
   const relays = new WeakMap<SMTPServerSession, Map<string, string[]>>();
+  // Issue 13: RCPT answers a connection keeps for its next mails (recipient-cache.ts says why that is safe).
+  const lookups = new WeakMap<SMTPServerSession, RecipientCache>();
+  const clock = deps.recipientClock ?? { now: () => Date.now() };
 
   const guard = new ConnectionGuard(limits, deps.log);
   const tarpit = new RecipientTarpit({ after: limits.tarpitAfterUnknownRcpts, delayMs: limits.tarpitDelayMs, max: limits.maxUnknownRcpts }, deps.log);
@@ -83,7 +87,9 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; log: L
       targets.set(session, map);
       if (map.size >= MAX_RECIPIENTS) return cb(reply(452, '4.5.3 Too many recipients in one transaction'));
       (async () => {
-        const found = await resolveLocal(deps.db, rcpt);
+        let cache = lookups.get(session);
+        if (!cache) lookups.set(session, (cache = new RecipientCache(deps.db, () => clock.now())));
+        const found = await cache.resolve(rcpt);
         const outside = await groupOutside(rcpt, found);
         // The recipient's company blocks this envelope sender or client IP: refused here, per recipient.
         const listed = (found.length > 0 || outside.relay.length > 0) && deps.lists
@@ -212,7 +218,8 @@ function toRecipients(map: Map<string, LocalTarget[]> | undefined): LocalRecipie
     for (const t of list) {
       const folderMid = Number(t.via === 'group' ? SystemFolder.GroupMail : SystemFolder.Inbox);
       const prev = byUser.get(t.userId);
-      if (!prev || folderMid < prev.folderMid) byUser.set(t.userId, { userId: t.userId, folderMid });
+      // Resolved at RCPT time, maybe from the cache: the insert files it only for a mailbox still active.
+      if (!prev || folderMid < prev.folderMid) byUser.set(t.userId, { userId: t.userId, folderMid, activeOnly: true });
     }
   }
   return [...byUser.values()];

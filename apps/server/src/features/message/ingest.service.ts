@@ -22,6 +22,11 @@ export interface LocalRecipient {
   auth?: StoredAuthResults;
   /** What the mailbox's block/allow list made of the sender (set here; mail rules respect it). */
   listed?: 'blocked' | 'allowed';
+  /**
+   * Filed only while the mailbox's user is active (SMTP: the RCPT answer may be a cached one,
+   * features/account/recipient-cache.ts); otherwise the mail fails with a 4xx and is not filed.
+   */
+  activeOnly?: boolean;
 }
 
 /** A mail just committed into someone's mailbox: what notifications (Web Push) start from. */
@@ -210,6 +215,7 @@ export class IngestService {
           user_id: r.userId, folder_mid: r.folderMid, content_id: contentIds[i]!, blob_hash: it.staged.hash, size: it.size,
           received_at: it.receivedAt, seen: r.seen ?? false, star: r.star ?? false, urgent: it.content.urgent, has_attach: hasAttach,
           delivery_state: r.deliveryState ?? null, bcc: JSON.stringify(r.bcc ?? []), auth_results: r.auth ? JSON.stringify(r.auth) : null,
+          active_only: r.activeOnly ?? false,
         }));
       });
       const ids = await insertThreaded(trx, rows);
