@@ -12,6 +12,7 @@ export default defineConfig({
           include: ['apps/server/test/**/*.test.ts'],
           // Each file boots its own database; forks keep PGlite instances apart.
           pool: 'forks',
+          isolate: false,
           // Migrates and seeds once per run; each boot then copies that (test/db-template.ts).
           globalSetup: ['apps/server/test/template-setup.ts'],
           // The DATA memory test collects garbage before each sample (setting V8 flags at
