@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 /*
@@ -57,9 +59,24 @@ export async function dropTemplate(t: DbTemplate, adminUrl: string | undefined):
 
 /** Copies the template's files into `dataDir` (an empty dir); with PostgreSQL, also its database into `database`. */
 export async function cloneTemplate(t: DbTemplate, dataDir: string, adminUrl: string | undefined, database: string | undefined): Promise<void> {
-  await fs.cp(t.dataDir, dataDir, { recursive: true });
+  await copyTree(t.dataDir, dataDir);
   if (!adminUrl || !database || !t.database) return;
   // Two forks copying one template at once is allowed; a copy only fails while something is
   // connected to the template, which ALLOW_CONNECTIONS false rules out. So no retry here.
   await adminQuery(adminUrl, `CREATE DATABASE ${database} TEMPLATE ${t.database}`);
+}
+
+/**
+ * Copies the contents of `from` into the existing dir `to`. The system's cp does it 3-5x
+ * faster than fs.cp, which copies the ~1,500 files of a PGlite cluster one by one in JS
+ * (43 MB on the shared 2-core machine, load ~5, 3 runs: fs.cp 800-1,700 ms, cp -R 190-500 ms);
+ * every seeded boot pays this. Where there is no cp (Windows), fs.cp.
+ */
+async function copyTree(from: string, to: string): Promise<void> {
+  try {
+    await promisify(execFile)('cp', ['-R', `${from}/.`, to]);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await fs.cp(from, to, { recursive: true });
+  }
 }
