@@ -79,6 +79,11 @@ export function indexTokens(text: string): string[] {
     out.push(local, domain);
     return ` ${addr.replace(/[@.]/g, ' ')} `;
   });
+  if (!CJK.test(rest)) {
+    // No CJK anywhere (most mail): every word is a token, without asking each word.
+    for (const word of rest.match(WORD) ?? []) if (word.length <= MAX_TOKEN) out.push(word);
+    return out.filter((t) => t.length <= MAX_TOKEN);
+  }
   for (const m of rest.matchAll(WORD)) {
     const word = m[0];
     if (!CJK.test(word)) {

@@ -65,3 +65,10 @@ describe('replaceEmails', () => {
     expect(replaceEmails(text, () => 'X')).toBe(text);
   });
 });
+
+describe('indexTokens without CJK', () => {
+  it('keeps every word up to 64 characters, in order, with repeats', () => {
+    const long = 'x'.repeat(65);
+    expect(indexTokens(`Budget budget ${long} é-tude 42, bob@x.org`)).toEqual(['bob@x.org', 'bob', 'x.org', 'budget', 'budget', 'é', 'tude', '42', 'bob', 'x', 'org']);
+  });
+});
