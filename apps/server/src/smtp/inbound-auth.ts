@@ -115,7 +115,7 @@ export class InboundAuth {
   private async authenticate(raw: Buffer | MessageSource, peer: Peer): Promise<AuthenticateResult | null> {
     let timer: NodeJS.Timeout | undefined;
     // mailauth streams a big message through its body hashes instead of holding it.
-    const input = Buffer.isBuffer(raw) ? raw : raw.stream();
+    const input = Buffer.isBuffer(raw) ? authInput(raw) : raw.stream();
     const deadline = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), this.d.deadlineMs); });
     try {
       const res = await Promise.race([
@@ -171,6 +171,23 @@ export class InboundAuth {
     this.d.log.info({ ip: peer.ip, mailFrom: peer.mailFrom, reason: refusal.reason }, 'inbound mail refused');
     return { refuse: refusal };
   }
+}
+
+/**
+ * What mailauth is given of a message held in memory. With ARC and BIMI off, only a DKIM
+ * signature makes a result depend on the body (SPF reads the envelope, DMARC the From
+ * header and the other two results), so an unsigned message is checked on its header
+ * block alone: the same answer, without mailauth's byte-by-byte walk over the body (about
+ * 0.35 of its 0.6 ms CPU per 4-40 KB mail, on the thread that serves SMTP). Anything
+ * unusual (a bare LF, which could end the header block elsewhere; a signature anywhere
+ * in the header text) gets the whole message.
+ */
+export function authInput(raw: Buffer): Buffer {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end < 0) return raw;
+  const head = raw.subarray(0, end + 4);
+  for (let i = head.indexOf(0x0a); i >= 0; i = head.indexOf(0x0a, i + 1)) if (i === 0 || head[i - 1] !== 0x0d) return raw;
+  return /dkim-signature|arc-message-signature|arc-seal/i.test(head.toString('latin1')) ? raw : head;
 }
 
 /**
