@@ -38,6 +38,21 @@ export function machineCpu(): { busy: number; total: number } {
  * figure) plus the children each one has already reaped, so a worker process that exits
  * mid-run still counts. Take the difference of two readings.
  */
+/**
+ * CPU time of each thread of a process, in ms (schedstat: nanoseconds), keyed by thread id,
+ * with its name: tells the main thread (tid = pid) from the database and parser threads.
+ */
+export function threadCpuMs(pid: number): Map<number, { comm: string; ms: number }> {
+  const out = new Map<number, { comm: string; ms: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const dir = `/proc/${pid}/task/${tid}`;
+      out.set(Number(tid), { comm: readFileSync(`${dir}/comm`, 'utf8').trim(), ms: Number(readFileSync(`${dir}/schedstat`, 'utf8').split(' ')[0]) / 1e6 });
+    } catch { /* ended between the listing and the read */ }
+  }
+  return out;
+}
+
 export function treeCpuSeconds(...rootPids: number[]): number {
   const procs = new Map<number, { ppid: number; ticks: number }>();
   for (const name of readdirSync('/proc')) {

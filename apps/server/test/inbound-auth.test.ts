@@ -122,6 +122,15 @@ describe('SPF, DKIM and DMARC', () => {
     expect(head).toMatch(/dmarc=pass/);
   });
 
+  it('checks a message too big to hold in memory: unsigned on its header block, signed through its body hash', async () => {
+    // Past 256 KB the message is spooled; an unsigned one is checked on its header block (authInput).
+    const text = 'quarterly figures\r\n'.repeat(20_000);
+    expect((await send({ from: 'news@good.example', to: 'alice@demo.test', subject: 'Big unsigned', text })).response).toMatch(/^250 /);
+    expect((await send({ from: 'news@good.example', to: 'alice@demo.test', subject: 'Big signed', text }, goodKey)).response).toMatch(/^250 /);
+    expect((await read(alice, SystemFolder.Inbox, 'Big unsigned')).auth).toEqual({ external: true, verdict: 'pass', spf: 'pass', dkim: 'none', dmarc: 'pass' });
+    expect((await read(alice, SystemFolder.Inbox, 'Big signed')).auth).toEqual({ external: true, verdict: 'pass', spf: 'pass', dkim: 'pass', dmarc: 'pass' });
+  });
+
   it('refuses a DMARC failure of a domain whose policy is reject', async () => {
     await expect(send({ from: 'CEO <ceo@strict.example>', to: 'alice@demo.test', subject: 'Wire transfer' }))
       .rejects.toThrow(/550 5\.7\.1 Rejected by the DMARC policy of strict\.example/);

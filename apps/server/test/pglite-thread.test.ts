@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type DbHandle } from '../src/db/connect.js';
+import { PGliteThread } from '../src/db/pglite-thread.js';
 
 // The embedded database runs on its own thread (src/db/pglite-thread.ts). These talk to
 // it through connect(), as the server does; always PGlite, whatever DATABASE_URL says.
@@ -65,6 +66,27 @@ describe('PGlite on its own thread', () => {
     expect(order).toEqual(['tx saw 1', 'outsider']);
     const { rows } = await sql<{ n: number }>`select n from t order by n`.execute(handle.db);
     expect(rows.map((r) => r.n)).toEqual([2]);
+  });
+
+  it('sends the statements of one turn together, in order: each gets its own answer, and a value that cannot be copied fails alone', async () => {
+    const thread = await PGliteThread.start();
+    try {
+      const owner = {};
+      const all = await Promise.allSettled([
+        thread.query(owner, 'create temp table seq (n int)', []),
+        thread.query(owner, 'insert into seq values ($1)', [1]),
+        thread.query(owner, 'select 1/0', []),
+        thread.query(owner, 'insert into seq values ($1)', [() => 3]),
+        thread.query(owner, 'insert into seq values ($1)', [4]),
+        thread.query(owner, 'select array_agg(n order by n) as ns from seq', []),
+      ]);
+      expect(all.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((all[2] as PromiseRejectedResult).reason).toMatchObject({ code: '22012' });
+      expect(((all[3] as PromiseRejectedResult).reason as Error).name).toBe('DataCloneError');
+      expect((all[5] as PromiseFulfilledResult<{ rows: unknown[] }>).value.rows).toEqual([{ ns: [1, 4] }]);
+    } finally {
+      await thread.close();
+    }
   });
 
   it('keeps PostgreSQL error fields, and the session stays usable after a failed statement', async () => {

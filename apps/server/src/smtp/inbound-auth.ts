@@ -80,8 +80,9 @@ export class InboundAuth {
 
   /** After DATA: refuse the mail, or give the header to prepend and the recipients to store. */
   async screen(raw: Buffer | MessageSource, peer: Peer, recipients: LocalRecipient[]): Promise<Screened> {
-    const claimed = await this.hostedAmong(headerFromDomains(Buffer.isBuffer(raw) ? raw : await raw.head(HEADER_BYTES)));
-    const res = await this.authenticate(raw, peer);
+    const head = Buffer.isBuffer(raw) ? raw : await raw.head(HEADER_BYTES);
+    const claimed = await this.hostedAmong(headerFromDomains(head));
+    const res = await this.authenticate(raw, head, peer);
     const dkimPass = res ? res.dkim.results.filter((r) => r.status.result === 'pass' && !r.status.underSized) : [];
     let quarantine = false;
 
@@ -112,10 +113,12 @@ export class InboundAuth {
     };
   }
 
-  private async authenticate(raw: Buffer | MessageSource, peer: Peer): Promise<AuthenticateResult | null> {
+  /** `head` is the message, or the start of a big one (its header block, when that fits). */
+  private async authenticate(raw: Buffer | MessageSource, head: Buffer, peer: Peer): Promise<AuthenticateResult | null> {
     let timer: NodeJS.Timeout | undefined;
-    // mailauth streams a big message through its body hashes instead of holding it.
-    const input = Buffer.isBuffer(raw) ? raw : raw.stream();
+    // An unsigned message needs only its header block; a signed big one streams through mailauth's body hashes.
+    const block = authInput(head);
+    const input = block !== head ? block : Buffer.isBuffer(raw) ? raw : raw.stream();
     const deadline = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), this.d.deadlineMs); });
     try {
       const res = await Promise.race([
@@ -171,6 +174,23 @@ export class InboundAuth {
     this.d.log.info({ ip: peer.ip, mailFrom: peer.mailFrom, reason: refusal.reason }, 'inbound mail refused');
     return { refuse: refusal };
   }
+}
+
+/**
+ * What mailauth is given of a message (or of the start of a big one). With ARC and BIMI off, only a DKIM
+ * signature makes a result depend on the body (SPF reads the envelope, DMARC the From
+ * header and the other two results), so an unsigned message is checked on its header
+ * block alone: the same answer, without mailauth's byte-by-byte walk over the body (about
+ * 0.35 of its 0.6 ms CPU per 4-40 KB mail, on the thread that serves SMTP). Anything
+ * unusual (a bare LF, which could end the header block elsewhere; a signature anywhere
+ * in the header text, no end of the header block in `raw`) gets the whole message: `raw` itself.
+ */
+export function authInput(raw: Buffer): Buffer {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end < 0) return raw;
+  const head = raw.subarray(0, end + 4);
+  for (let i = head.indexOf(0x0a); i >= 0; i = head.indexOf(0x0a, i + 1)) if (i === 0 || head[i - 1] !== 0x0d) return raw;
+  return /dkim-signature|arc-message-signature|arc-seal/i.test(head.toString('latin1')) ? raw : head;
 }
 
 /**
