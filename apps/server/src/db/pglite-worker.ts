@@ -72,12 +72,15 @@ async function main(port: NonNullable<typeof parentPort>, data: PGliteWorkerData
   await client.connect();
 
   let closing = false;
+  // One statement at a time, in the order they came. The queue is ours, not pg's: a second
+  // client.query() while one runs is deprecated in pg 8 (it prints a DeprecationWarning,
+  // which `npm start` showed under the banner) and goes in pg 9.
+  let tail: Promise<void> = Promise.resolve();
   const run = (m: QueryMessage): void => {
-    // pg's Client queues: one statement runs at a time, in the order they came.
-    client.query({ text: m.sql, values: m.params }).then(
+    tail = tail.then(() => client.query({ text: m.sql, values: m.params }).then(
       (r) => reply({ t: 'result', id: m.id, command: r.command, rowCount: r.rowCount, rows: r.rows }),
       (err: unknown) => reply({ t: 'error', id: m.id, error: wireError(err) }),
-    );
+    ));
   };
   port.on('message', (m: ToWorker) => {
     if (m.t === 'query') {
