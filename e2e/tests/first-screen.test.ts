@@ -1,6 +1,21 @@
 import { expect, it } from 'vitest';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { BASE_URL } from '../env';
 import { launch, login, phone } from '../helpers';
+
+/**
+ * A cold start for a signed-in user: a new page in the same context as the login (the session
+ * stays in localStorage), with the HTTP cache off so every file comes over the wire.
+ */
+async function coldStart(browser: Browser): Promise<{ cold: Page; cdp: CDPSession; close: () => Promise<void> }> {
+  const { context, page } = await phone(browser);
+  await login(page, 'alice@demo.test');
+  const cold = await context.newPage();
+  const cdp = await context.newCDPSession(cold);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  return { cold, cdp, close: () => context.close() };
+}
 
 // Issue 15, scope 2: a returning user's Inbox asks for its data while the app's code is
 // still downloading (apps/web/src/api/early.ts), and the app takes those answers instead
@@ -9,14 +24,7 @@ import { launch, login, phone } from '../helpers';
 it('starts the Inbox calls beside the app download, and asks for each only once', async () => {
   const browser = await launch();
   try {
-    const { context, page } = await phone(browser);
-    await login(page, 'alice@demo.test');
-    // A cold start: a new page in the same context (the session stays in localStorage),
-    // with the HTTP cache off so every file comes over the wire.
-    const cold = await context.newPage();
-    const cdp = await context.newCDPSession(cold);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const { cold, cdp, close } = await coldStart(browser);
     // A phone's network, roughly (100 ms latency, 2 Mbit/s): on bare loopback the app's chunk
     // lands before the HTML parser is even done, and the order below would prove nothing.
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 100, downloadThroughput: 250_000, uploadThroughput: 250_000 });
@@ -39,7 +47,7 @@ it('starts the Inbox calls beside the app download, and asks for each only once'
       return { listStart: list.startTime, appEnd: app.responseEnd };
     });
     expect(order.listStart).toBeLessThan(order.appEnd);
-    await context.close();
+    await close();
   } finally {
     await browser.close();
   }
@@ -52,12 +60,7 @@ it('starts the Inbox calls beside the app download, and asks for each only once'
 it('paints the splash before the style sheet arrives, and renders the app only once it applies', async () => {
   const browser = await launch();
   try {
-    const { context, page } = await phone(browser);
-    await login(page, 'alice@demo.test');
-    const cold = await context.newPage();
-    const cdp = await context.newCDPSession(cold);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const { cold, close } = await coldStart(browser);
     // Records, from the page's own clock, the first paint and what the body looked like
     // when the app's first page entered the DOM (styles.css gives the body its grey).
     await cold.addInitScript({ content: `
@@ -83,7 +86,7 @@ it('paints the splash before the style sheet arrives, and renders the app only o
     release();
     await cold.locator('.mw-mail-row').first().waitFor();
     expect(await cold.evaluate(() => (window as unknown as { __bodyAtFirstRender: string }).__bodyAtFirstRender)).toBe('rgb(223, 227, 232)');
-    await context.close();
+    await close();
   } finally {
     await browser.close();
   }
