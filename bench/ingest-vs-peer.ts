@@ -18,7 +18,8 @@ import {
 // Mailwing answers 250 only once the mail is stored, so it ends when the client has its last 250.
 // Env: BENCH_ROUNDS (3), BENCH_MESSAGES (3000, split over 20 connections), BENCH_IDLE_S (5),
 // DATABASE_URL (the PostgreSQL server to create databases on), and anything the server reads
-// (PROCESSES on PostgreSQL, PARSE_WORKERS, …) passes through.
+// (PROCESSES on PostgreSQL, PARSE_WORKERS, …) passes through. BENCH_SYSTEMS (e.g. "peer,pglite")
+// runs only those, for a quicker look while working; the ratios need the peer.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 20;
 const PER_CONNECTION = Math.max(1, Math.round(Number(process.env.BENCH_MESSAGES ?? 3000) / CONNECTIONS));
@@ -240,7 +241,8 @@ try {
   await ensurePeer();
   const withPg = await postgresAnswers();
   if (!withPg) step(`no PostgreSQL at ${new URL(PG_URL).host}: Mailwing on PGlite only`);
-  const kinds: Kind[] = ['peer', ...(withPg ? ['postgres' as const] : []), 'pglite'];
+  const only = process.env.BENCH_SYSTEMS?.split(',');
+  const kinds = (['peer', ...(withPg ? ['postgres' as const] : []), 'pglite'] as Kind[]).filter((k) => !only || only.includes(k));
   for (let r = 1; r <= ROUNDS; r++) {
     const ratios: Partial<Record<'postgres' | 'pglite', number>> = {};
     for (const kind of kinds) {
@@ -249,7 +251,8 @@ try {
       const run = kind === 'peer' ? await peerRun(ackBase) : await mailwingRun(kind, ackBase);
       results[kind].push(run);
       step(`round ${r}/${ROUNDS}: ${kind} ${JSON.stringify(run)}`);
-      if (kind !== 'peer') ratios[kind] = round(run.msgs_per_s / results.peer.at(-1)!.msgs_per_s, 2);
+      const peerRate = results.peer.at(-1)?.msgs_per_s;
+      if (kind !== 'peer' && peerRate) ratios[kind] = round(run.msgs_per_s / peerRate, 2);
     }
     perRound.push(ratios);
   }
@@ -261,14 +264,14 @@ try {
   await fs.rm(tmp, { recursive: true, force: true });
 }
 
-const peer = report(results.peer)!;
+const peer = report(results.peer);
 const postgres = report(results.postgres);
 const pglite = report(results.pglite);
 console.log(JSON.stringify({
   bench: 'ingest-vs-peer', rounds: ROUNDS, messages: MESSAGES, connections: CONNECTIONS, size_bytes: SIZE,
   processes: { postgres: process.env.PROCESSES ?? 'default', pglite: 'default' }, cores: os.availableParallelism(),
   peer, postgres, pglite,
-  ratio_postgres: postgres && round(postgres.median / peer.median, 2),
-  ratio_pglite: pglite && round(pglite.median / peer.median, 2),
+  ratio_postgres: peer && postgres && round(postgres.median / peer.median, 2),
+  ratio_pglite: peer && pglite && round(pglite.median / peer.median, 2),
   ratios_per_round: perRound,
 }));

@@ -4,9 +4,13 @@ import { machineCpu, threadCpuMs, createUsers, dbKind, freshEnv, percentile, rng
 
 // 20 concurrent SMTP connections send 5,000 messages of 4–40 KB (10% with a 200 KB
 // attachment) to 50 local users. Reports throughput, transaction latency and server RSS.
+// SHAPE=blast: the peer comparison's mail instead (bench-peer/blast.py: 10 KB of random letters,
+// one body per connection, unique subjects and Message-IDs, three mailboxes), to see per thread
+// where bench:ingest-vs-peer's CPU goes.
+const BLAST = process.env.SHAPE === 'blast';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
 const CONNECTIONS = 20;
-const USERS = 50;
+const USERS = BLAST ? 3 : 50;
 
 const step = (what: string) => console.error(`[smtp-ingest ${new Date().toISOString().slice(11, 19)}] ${what}`);
 const { env, cleanup } = await freshEnv('ingest');
@@ -21,13 +25,17 @@ try {
   const rssIdle = treeRssMb(server.pid);
   const rand = rng(42);
   const attachment = Buffer.alloc(200 * 1024, 7);
-  const mails = Array.from({ length: MESSAGES }, (_, i) => ({
+  const letters = 'abcdefghij klmnop\n';
+  const blastBodies = Array.from({ length: CONNECTIONS }, () => Array.from({ length: 10_000 }, () => letters[Math.floor(rand() * letters.length)]).join(''));
+  const mails = Array.from({ length: MESSAGES }, (_, i) => BLAST ? {
+    from: 'load@example.org', to: users[i % USERS]!, subject: `m${i}`, messageId: `<m${i}@example.org>`, text: blastBodies[i % CONNECTIONS]!, attachments: [],
+  } : {
     from: `sender${i % 7}@outside.example`,
     to: users[Math.floor(rand() * USERS)]!,
     subject: `bench message ${i}`,
     text: words(rand, 4 * 1024 + Math.floor(rand() * 36 * 1024)),
     attachments: rand() < 0.1 ? [{ filename: 'report.bin', content: attachment }] : [],
-  }));
+  });
 
   let rssPeak = rssIdle;
   const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, treeRssMb(server.pid)); }, 100);

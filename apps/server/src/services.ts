@@ -220,7 +220,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const quota = new QuotaService(db);
   const disk = new DiskService(db, blobs);
   const invites = new InviteService({ db, blobs, mailer: new ItipMailer({ db, blobs, ingest, onQueued: () => queue.wake() }), log, onQueued: () => inviteRunner.wake() });
-  ingest.onCommit((trx, filed) => invites.queue(trx, filed));
+  ingest.onCommit({ wants: (content) => invites.carriesItip(content), run: (trx, filed) => invites.queue(trx, filed) });
   const inviteRunner = new QueueRunner(() => invites.tick(), 15_000, log);
   ingest.onNewMail(() => { if (invites.takeQueued()) inviteRunner.wake(); });
   const diskUploads = new DiskUploadService({ db, blobs, disk, quota, dir: config.disk.uploadDir, ttlMs: config.disk.uploadTtlMs });

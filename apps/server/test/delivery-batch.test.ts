@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { insertThreaded } from '../src/features/conversation/conversation.repository.js';
-import { insertContents } from '../src/features/message/message.repository.js';
+import { fileMail } from '../src/features/message/filing.repository.js';
 import { startDemo, type TestServer } from './harness.js';
 
-// Issue 13: a delivery batch writes its contents with their search lexemes in one statement,
-// and its mail rows threaded in one more. Both pair rows by position inside the statement;
-// these check the pairing with a batch of several, where a slip would file one mail's
-// lexemes or conversation under another.
+// Issue 13: a delivery batch is filed by one statement (filing.repository.ts): blob references,
+// contents with their search lexemes, and the mail rows threaded. It pairs rows by position
+// inside the statement; these check the pairing with a batch of several, where a slip would
+// file one mail's lexemes or conversation under another, and that the statement stands or
+// fails whole.
 let s: TestServer;
 
 beforeAll(async () => {
@@ -20,6 +20,11 @@ afterAll(async () => {
 const raw = (subject: string, body: string, headers = '') =>
   Buffer.from(`From: carol@partner.example\r\nTo: alice@demo.test\r\nSubject: ${subject}\r\n${headers}\r\n${body}\r\n`);
 
+const row = (user: number, content: number, seen: boolean, activeOnly = false) => ({
+  user_id: user, folder_mid: 0, content, blob_hash: 'batch-test', size: 10, received_at: new Date(), seen, star: false,
+  urgent: false, has_attach: false, delivery_state: null, bcc: '[]', auth_results: null, active_only: activeOnly,
+});
+
 it('pairs each content with its own lexemes and each mail row with its content, in input order', async () => {
   const db = s.rt.services.db;
   const parse = (r: Buffer) => s.rt.services.parser.parse(r, 'carol@partner.example');
@@ -29,36 +34,83 @@ it('pairs each content with its own lexemes and each mail row with its content, 
   const users = (await db.selectFrom('users').select(['id', 'email']).where('email', 'in', ['alice@demo.test', 'bob@demo.test']).execute());
   const alice = users.find((u) => u.email === 'alice@demo.test')!.id;
   const bob = users.find((u) => u.email === 'bob@demo.test')!.id;
-  await sql`INSERT INTO blobs (hash, size, refcount) VALUES ('batch-test', 10, 6)`.execute(db);
 
-  const { contents, first } = await db.transaction().execute(async (trx) => {
-    const contents = await insertContents(trx, [a, b].map((content) => ({ hash: 'batch-test', content })));
-    const row = (user: number, content: number, seen: boolean) => ({
-      user_id: user, folder_mid: 0, content_id: content, blob_hash: 'batch-test', size: 10, received_at: new Date(), seen, star: false,
-      urgent: false, has_attach: false, delivery_state: null, bcc: '[]', auth_results: null,
-    });
-    // Bob before Alice, Bravo before Alpha: the ids must still come back in this order.
-    const first = await insertThreaded(trx, [row(bob, contents[1]!, true), row(alice, contents[0]!, false), row(bob, contents[0]!, false)]);
-    return { contents, first };
+  // Bob before Alice, Bravo before Alpha: the ids must still come back in this order.
+  const first = await fileMail(db, {
+    blobs: [{ hash: 'batch-test', size: 10, n: 3 }],
+    contents: [a, b].map((content) => ({ hash: 'batch-test', content })),
+    rows: [row(bob, 2, true), row(alice, 1, false), row(bob, 1, false)],
   });
-  expect(contents).toHaveLength(2);
-  const pending = await db.selectFrom('search_pending').select(['content_id', sql<string>`search::text`.as('search')]).where('content_id', 'in', contents).execute();
-  expect(pending.map((p) => p.content_id)).toEqual([contents[0]]);
-  expect(pending[0]!.search).toContain('aardvarkword');
-
-  const rows = await db.selectFrom('messages').select(['id', 'user_id', 'content_id', 'seen', 'conv_id']).where('id', 'in', first).execute();
+  expect(first).toHaveLength(3);
+  const rows = await db.selectFrom('messages').innerJoin('mail_contents as c', 'c.id', 'messages.content_id')
+    .select(['messages.id', 'user_id', 'content_id', 'seen', 'conv_id', 'c.subject']).where('messages.id', 'in', first).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
-  expect(first.map((id) => [byId.get(id)!.user_id, byId.get(id)!.content_id, byId.get(id)!.seen])).toEqual([[bob, contents[1], true], [alice, contents[0], false], [bob, contents[0], false]]);
+  expect(first.map((id) => [byId.get(id)!.user_id, byId.get(id)!.subject, byId.get(id)!.seen])).toEqual([[bob, 'Bravo batch', true], [alice, 'Alpha batch', false], [bob, 'Alpha batch', false]]);
+  const alpha = byId.get(first[1]!)!.content_id;
+  expect(byId.get(first[2]!)!.content_id).toBe(alpha);
+  const pending = await db.selectFrom('search_pending').select(['content_id', sql<string>`search::text`.as('search')])
+    .where('content_id', 'in', [alpha, byId.get(first[0]!)!.content_id]).execute();
+  expect(pending.map((p) => p.content_id)).toEqual([alpha]);
+  expect(pending[0]!.search).toContain('aardvarkword');
+  expect((await db.selectFrom('blobs').select('refcount').where('hash', '=', 'batch-test').executeTakeFirstOrThrow()).refcount).toBe(3);
 
   // A reply in a later batch joins each mailbox's own conversation of the mail it answers.
-  const [replyContent] = await db.transaction().execute((trx) => insertContents(trx, [{ hash: 'batch-test', content: c }]));
-  const replies = await db.transaction().execute((trx) => insertThreaded(trx, [alice, bob].map((user) => ({
-    user_id: user, folder_mid: 0, content_id: replyContent!, blob_hash: 'batch-test', size: 10, received_at: new Date(), seen: false, star: false,
-    urgent: false, has_attach: false, delivery_state: null, bcc: '[]', auth_results: null,
-  }))));
+  const replies = await fileMail(db, { blobs: [{ hash: 'batch-test', size: 10, n: 2 }], contents: [{ hash: 'batch-test', content: c }], rows: [row(alice, 1, false), row(bob, 1, false)] });
   const conv = async (id: number) => (await db.selectFrom('messages').select('conv_id').where('id', '=', id).executeTakeFirstOrThrow()).conv_id;
   expect(await conv(replies[0]!)).toBe(await conv(first[1]!));
   expect(await conv(replies[1]!)).toBe(await conv(first[2]!));
   expect(await conv(first[1]!)).not.toBe(await conv(first[2]!));
   expect(await conv(first[0]!)).not.toBe(await conv(first[2]!));
+  expect((await db.selectFrom('blobs').select('refcount').where('hash', '=', 'batch-test').executeTakeFirstOrThrow()).refcount).toBe(5);
+});
+
+it('a row for a mailbox no longer active fails the whole statement: no content, row, lexemes or reference stands', async () => {
+  const db = s.rt.services.db;
+  const content = await s.rt.services.parser.parse(raw('Delta batch', 'dolphinword'), 'carol@partner.example');
+  const users = await db.selectFrom('users').select(['id', 'email']).where('email', 'in', ['alice@demo.test', 'bob@demo.test']).execute();
+  const alice = users.find((u) => u.email === 'alice@demo.test')!.id;
+  const bob = users.find((u) => u.email === 'bob@demo.test')!.id;
+  const counts = async () => (await sql<{ contents: number; mails: number; pending: number; refs: number | null }>`SELECT
+    (SELECT count(*)::int FROM mail_contents) AS contents, (SELECT count(*)::int FROM messages) AS mails,
+    (SELECT count(*)::int FROM search_pending) AS pending, (SELECT refcount FROM blobs WHERE hash = 'inactive-test') AS refs`.execute(db)).rows[0]!;
+  const before = await counts();
+  await db.updateTable('users').set({ status: 'disabled' }).where('id', '=', bob).execute();
+  try {
+    // One connection, so the session the statement failed in is the one asked afterwards.
+    const mode = await db.connection().execute(async (conn) => {
+      const filing = fileMail(conn, { blobs: [{ hash: 'inactive-test', size: 10, n: 2 }], contents: [{ hash: 'inactive-test', content }], rows: [row(alice, 1, false, true), row(bob, 1, false, true)] });
+      await expect(filing).rejects.toMatchObject({ responseCode: 450 });
+      return (await sql<{ plan_cache_mode: string }>`SHOW plan_cache_mode`.execute(conn)).rows[0]!.plan_cache_mode;
+    });
+    // The generic-plan setting was the failed statement's alone (db/prepared.ts).
+    expect(mode).toBe('auto');
+    expect(await counts()).toEqual(before);
+    expect(before.refs).toBeNull();
+    // Once active again the same batch goes in whole.
+    await db.updateTable('users').set({ status: 'active' }).where('id', '=', bob).execute();
+    const ids = await fileMail(db, { blobs: [{ hash: 'inactive-test', size: 10, n: 2 }], contents: [{ hash: 'inactive-test', content }], rows: [row(alice, 1, false, true), row(bob, 1, false, true)] });
+    expect(ids).toHaveLength(2);
+    const after = await counts();
+    expect(after).toEqual({ contents: before.contents + 1, mails: before.mails + 2, pending: before.pending + 1, refs: 2 });
+  } finally {
+    await db.updateTable('users').set({ status: 'active' }).where('id', '=', bob).execute();
+  }
+});
+
+it('the filing statement is prepared once per connection and runs on its generic plan', async () => {
+  const db = s.rt.services.db;
+  const content = await s.rt.services.parser.parse(raw('Echo batch', 'emuword'), 'carol@partner.example');
+  const alice = (await db.selectFrom('users').select('id').where('email', '=', 'alice@demo.test').executeTakeFirstOrThrow()).id;
+  // One transaction: on PostgreSQL the pool would otherwise hand out any of its connections.
+  const plans = await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < 3; i++) await fileMail(trx, { blobs: [{ hash: `prepared-test-${i}`, size: 10, n: 1 }], contents: [{ hash: `prepared-test-${i}`, content }], rows: [row(alice, 1, false)] });
+    const mode = (await sql<{ plan_cache_mode: string }>`SHOW plan_cache_mode`.execute(trx)).rows[0]!.plan_cache_mode;
+    return { mode, rows: (await sql<{ name: string; generic_plans: number; custom_plans: number }>`
+      SELECT name, generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name LIKE 'mw_file_mail_%'`.execute(trx)).rows };
+  });
+  // Other statements of the session are planned as before, with their values.
+  expect(plans.mode).toBe('auto');
+  expect(plans.rows).toHaveLength(1);
+  expect(plans.rows[0]!.custom_plans).toBe(0);
+  expect(plans.rows[0]!.generic_plans).toBeGreaterThanOrEqual(1);
 });

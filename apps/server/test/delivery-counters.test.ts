@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { MailEvent } from '../src/features/events/event-bus.js';
-import { insertThreaded } from '../src/features/conversation/conversation.repository.js';
-import { insertContents } from '../src/features/message/message.repository.js';
+import { fileMail } from '../src/features/message/filing.repository.js';
 import { startDemo, type TestServer } from './harness.js';
 
 // Issue 13: one AFTER INSERT trigger on messages (migration 032) keeps what three did:
@@ -29,7 +28,6 @@ it('a multi-mail batch into two mailboxes keeps every folder counter, conversati
   const alice = users.find((u) => u.email === 'alice@demo.test')!.id;
   const bob = users.find((u) => u.email === 'bob@demo.test')!.id;
   const mine = [alice, bob];
-  await sql`INSERT INTO blobs (hash, size, refcount) VALUES ('counters-test', 1000, 10)`.execute(db);
 
   const folders = async () => new Map((await db.selectFrom('folders').select(['user_id', 'mid', 'total', 'unread', 'convs']).where('user_id', 'in', mine).execute())
     .map((f) => [`${f.user_id}/${f.mid}`, { total: f.total, unread: f.unread, convs: f.convs }]));
@@ -57,16 +55,16 @@ it('a multi-mail batch into two mailboxes keeps every folder counter, conversati
   const usedBefore = await used();
 
   const parsed = [await parse(raw('Counter one', 'Message-ID: <counter-one@partner.example>\r\n')), await parse(raw('Counter two')), await parse(raw('Counter three'))];
-  const contents = await db.transaction().execute((trx) => insertContents(trx, parsed.map((content) => ({ hash: 'counters-test', content }))));
   const row = (user: number, folder: number, content: number, seen: boolean, size: number) => ({
-    user_id: user, folder_mid: folder, content_id: content, blob_hash: 'counters-test', size, received_at: new Date(), seen, star: false,
+    user_id: user, folder_mid: folder, content, blob_hash: 'counters-test', size, received_at: new Date(), seen, star: false,
     urgent: false, has_attach: false, delivery_state: null, bcc: '[]', auth_results: null,
   });
   // One statement: Alice gets two unread in the Inbox and a read one in Spam; Bob a read and an unread one in the Inbox and one in GroupMail.
-  const ids = await db.transaction().execute((trx) => insertThreaded(trx, [
-    row(alice, 0, contents[0]!, false, 100), row(alice, 0, contents[1]!, false, 200), row(alice, 3, contents[2]!, true, 300),
-    row(bob, 0, contents[0]!, true, 400), row(bob, 0, contents[1]!, false, 500), row(bob, 5, contents[2]!, false, 600),
-  ]));
+  const ids = await fileMail(db, {
+    blobs: [{ hash: 'counters-test', size: 1000, n: 6 }],
+    contents: parsed.map((content) => ({ hash: 'counters-test', content })),
+    rows: [row(alice, 0, 1, false, 100), row(alice, 0, 2, false, 200), row(alice, 3, 3, true, 300), row(bob, 0, 1, true, 400), row(bob, 0, 2, false, 500), row(bob, 5, 3, false, 600)],
+  });
   expect(ids).toHaveLength(6);
 
   const after = await folders();
@@ -93,9 +91,8 @@ it('a multi-mail batch into two mailboxes keeps every folder counter, conversati
 
   // A reply joins Alice's conversation of Counter one: the Inbox counts one more mail and unread, the same conversations.
   const replyContent = await parse(raw('Re: Counter one', 'In-Reply-To: <counter-one@partner.example>\r\n'));
-  const [reply] = await db.transaction().execute((trx) => insertContents(trx, [{ hash: 'counters-test', content: replyContent }]));
   const mid = await folders();
-  const [replyId] = await db.transaction().execute((trx) => insertThreaded(trx, [row(alice, 0, reply!, false, 50)]));
+  const [replyId] = await fileMail(db, { blobs: [{ hash: 'counters-test', size: 1000, n: 1 }], contents: [{ hash: 'counters-test', content: replyContent }], rows: [row(alice, 0, 1, false, 50)] });
   const end = await folders();
   const a0 = (m: Map<string, { total: number; unread: number; convs: number }>) => m.get(`${alice}/0`)!;
   expect({ total: a0(end).total - a0(mid).total, unread: a0(end).unread - a0(mid).unread, convs: a0(end).convs - a0(mid).convs }).toEqual({ total: 1, unread: 1, convs: 0 });

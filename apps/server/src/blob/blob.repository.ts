@@ -7,11 +7,15 @@ import type { Db } from '../db/connect.js';
 
 /** Adds references; `refs` must name each hash once. Rows are locked in hash order, so concurrent writers cannot deadlock. */
 export async function addRefs(db: Db, refs: { hash: string; size: number; n: number }[]): Promise<void> {
-  if (refs.length === 0) return;
-  const sorted = [...refs].sort((a, b) => a.hash.localeCompare(b.hash));
-  await db.insertInto('blobs').values(sorted.map((r) => ({ hash: r.hash, size: r.size, refcount: r.n })))
-    .onConflict((oc) => oc.column('hash').doUpdateSet({ refcount: sql`blobs.refcount + excluded.refcount` }))
-    .execute();
+  if (refs.length > 0) await addRefsSql(refs).execute(db);
+}
+
+/** `addRefs` as a statement of its own or as a part of one (features/message/filing.repository.ts). */
+export function addRefsSql(refs: { hash: string; size: number; n: number }[]) {
+  // Inserted, and so locked, in hash order.
+  return sql`INSERT INTO blobs (hash, size, refcount)
+    SELECT * FROM unnest(${refs.map((r) => r.hash)}::text[], ${refs.map((r) => r.size)}::bigint[], ${refs.map((r) => r.n)}::int[]) ORDER BY 1
+    ON CONFLICT (hash) DO UPDATE SET refcount = blobs.refcount + excluded.refcount`;
 }
 
 export async function dropRefs(db: Db, counts: Map<string, number>): Promise<void> {

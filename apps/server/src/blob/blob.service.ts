@@ -25,6 +25,17 @@ export class BlobService {
     for (const r of refs) await this.store.ensure(r.staged);
   }
 
+  /**
+   * For references written by a statement of their own (features/message/filing.repository.ts):
+   * after its commit, and before anyone is told, the blobs' files must exist. A collector may
+   * have removed a file with the same bytes between its staging and the reference (it removes
+   * only unreferenced blobs' files, under the row's lock); once the reference is committed no
+   * collector will, so a missing file is put back from its staging link, which lives until `release`.
+   */
+  async ensureReferenced(staged: StagedBlob[]): Promise<void> {
+    await Promise.all(staged.map((s) => this.store.ensure(s)));
+  }
+
   /** More references to a blob that is already referenced and present (e.g. recipients' copies of a sent mail). */
   async addRefs(trx: Db, hash: string, size: number, n: number): Promise<void> {
     if (n > 0) await repo.addRefs(trx, [{ hash, size, n }]);

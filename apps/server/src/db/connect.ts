@@ -31,7 +31,9 @@ import * as m026 from './migrations/026-idempotency.js';
 import * as m030 from './migrations/030-search-queue.js';
 import * as m031 from './migrations/031-lz4-bodies.js';
 import * as m032 from './migrations/032-one-insert-trigger.js';
+import * as m033 from './migrations/033-file-mail-one-statement.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
+import { PreparingClient } from './prepared.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
 
@@ -69,6 +71,7 @@ const migrations: Record<string, Migration> = {
   // before one a database has already run, and installations at 030 exist.
   '031-lz4-bodies': m031,
   '032-one-insert-trigger': m032,
+  '033-file-mail-one-statement': m033,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).
@@ -78,7 +81,8 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 export async function connect(opts: { databaseUrl?: string; dataDir: string; memory?: boolean; poolSize?: number }): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const url = opts.databaseUrl;
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    // Marked statements go by name and keep one generic plan (prepared.ts); others are planned each time as before.
+    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, Client: PreparingClient });
     // An idle connection can die under the pool (server restart, admin shutdown, a dropped
     // database). pg-pool then emits 'error' on the pool, which without a listener would
     // crash the process; the pool simply opens a new connection when one is next needed.

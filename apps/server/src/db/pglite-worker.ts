@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { PreparingClient } from './prepared.js';
 import { PGliteStream } from './pglite-stream.js';
 
 // The embedded database's own thread (see pglite-client.ts for why it looks like this).
@@ -65,7 +66,7 @@ async function main(port: NonNullable<typeof parentPort>, data: PGliteWorkerData
   pg.types.setTypeParser(20, (v: string) => Number(v));
   const lite = new PGlite(data.dataDir);
   await lite.waitReady;
-  const client = new pg.Client({ user: 'postgres', database: 'postgres', stream: () => new PGliteStream(lite) });
+  const client = new PreparingClient({ user: 'postgres', database: 'postgres', stream: () => new PGliteStream(lite) });
   client.on('error', (err) => post({ t: 'fatal', message: err.message }));
   // NOTIFY from our own session arrives in the reply to the COMMIT that sent it.
   client.on('notification', (n) => reply({ t: 'notify', channel: n.channel, payload: n.payload ?? '' }));
@@ -77,7 +78,7 @@ async function main(port: NonNullable<typeof parentPort>, data: PGliteWorkerData
   // which `npm start` showed under the banner) and goes in pg 9.
   let tail: Promise<void> = Promise.resolve();
   const run = (m: QueryMessage): void => {
-    tail = tail.then(() => client.query({ text: m.sql, values: m.params }).then(
+    tail = tail.then(() => (client.query(m.sql, m.params) as Promise<pg.QueryResult>).then(
       (r) => reply({ t: 'result', id: m.id, command: r.command, rowCount: r.rowCount, rows: r.rows }),
       (err: unknown) => reply({ t: 'error', id: m.id, error: wireError(err) }),
     ));

@@ -14,7 +14,7 @@ const TTL_MS = 2_000;
  *
  * A kept answer can be up to 2 s stale. A mailbox disabled or deleted meanwhile (by any
  * process) still gets nothing: the insert files SMTP mail only for a user still active
- * (conversation.repository insertThreaded, `active_only`) and otherwise fails the mail with
+ * (conversation.repository threadedInsertSql, `active_only`) and otherwise fails the mail with
  * 450 4.2.1, so the sender retries and its next RCPT is answered from the database. A
  * mailbox that became full, or a company suspended, within those 2 s may still take that
  * connection's mail, as it could before when the change landed between RCPT and commit.

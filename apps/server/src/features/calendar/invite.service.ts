@@ -133,8 +133,13 @@ export class InviteService {
   }
 
   /** Called in the commit of every delivery: mail with a text/calendar part is queued for `tick`. */
+  /** Whether a delivered mail carries a calendar part (`queue` has work for it). */
+  carriesItip(content: ParsedContent): boolean {
+    return content.attachments.some((a) => CALENDAR_TYPES.has(a.contentType.toLowerCase()));
+  }
+
   async queue(trx: Db, filed: { content: ParsedContent; messageIds: number[]; userIds: number[] }[]): Promise<void> {
-    const jobs = filed.filter((f) => f.content.attachments.some((a) => CALENDAR_TYPES.has(a.contentType.toLowerCase())))
+    const jobs = filed.filter((f) => this.carriesItip(f.content))
       .flatMap((f) => f.messageIds.map((id, i) => ({ user_id: f.userIds[i]!, message_id: id })));
     await repo.addJobs(trx, jobs);
     if (jobs.length > 0) this.queued = true;

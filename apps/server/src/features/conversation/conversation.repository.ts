@@ -60,44 +60,41 @@ export async function conversationsFor(db: Db, pairs: { contentId: number; userI
   return out;
 }
 
-/** A delivered mail's row, before it is threaded (ingest.service.ts). */
+/** A delivered mail's row, before it is threaded: `content` is its content's position (from 1) among the statement's new contents (filing.repository.ts). */
 export interface DeliveredRow {
-  user_id: number; folder_mid: number; content_id: number; blob_hash: string; size: number; received_at: Date;
+  user_id: number; folder_mid: number; content: number; blob_hash: string; size: number; received_at: Date;
   seen: boolean; star: boolean; urgent: boolean; has_attach: boolean; delivery_state: string | null; bcc: string; auth_results: string | null;
-  /** Only into a mailbox whose user is still active; the whole insert fails (a 4xx over SMTP) when one is not. */
+  /** Only into a mailbox whose user is still active; the whole statement fails (a 4xx over SMTP) when one is not. */
   active_only?: boolean;
 }
 
 /** A row that had to go to an active mailbox found its user disabled or gone: the sender should try again (RCPT then says why). */
 export const inactiveMailbox = (): Error => Object.assign(new Error('4.2.1 A recipient mailbox is not available now, try again later'), { responseCode: 450 });
+/** The SQLSTATE of `mw_inactive_mailbox()` (migration 033). */
+export const INACTIVE_MAILBOX_STATE = 'MW450';
 
 /**
- * Inserts delivered mail rows, each in the conversation `conversationsFor` would give it,
- * in one statement (issue 13: the lookup and the insert were two statements per batch,
- * each parsed and planned on the database). Like there, the lookup sees the mail rows
- * from before the statement, so mails of one batch do not thread with each other.
- * Returns the new ids in the order of `rows`.
+ * The INSERT of delivered mail rows, each in the conversation `conversationsFor` would give
+ * it, as a part of the statement that files a batch: it reads the batch's new contents from
+ * `n` (with `k`, their position). Like there, the lookup sees the mail rows from before the
+ * statement, so mails of one batch do not thread with each other. A row for a mailbox no
+ * longer active fails the whole statement (`mw_inactive_mailbox`). New ids sorted are in the
+ * order of `rows`: identity values are drawn in the order rows are inserted (ORDER BY q.i).
  */
-export async function insertThreaded(db: Db, rows: DeliveredRow[]): Promise<number[]> {
-  if (rows.length === 0) return [];
+export function threadedInsertSql(rows: DeliveredRow[]) {
   const col = <K extends keyof DeliveredRow>(k: K) => rows.map((r) => r[k]);
-  // Identity values are drawn in the order rows are inserted (ORDER BY q.i), so sorted ids are in input order.
-  const out = await sql<{ id: number }>`
-    INSERT INTO messages (user_id, folder_mid, content_id, blob_hash, size, received_at, seen, star, urgent, has_attach, delivery_state, bcc, auth_results, conv_id)
-    SELECT q.user_id, q.folder_mid, q.content_id, q.blob_hash, q.size, q.received_at, q.seen, q.star, q.urgent, q.has_attach, q.delivery_state,
+  return sql`INSERT INTO messages (user_id, folder_mid, content_id, blob_hash, size, received_at, seen, star, urgent, has_attach, delivery_state, bcc, auth_results, conv_id)
+    SELECT CASE WHEN NOT q.active_only OR EXISTS (SELECT 1 FROM users u WHERE u.id = q.user_id AND u.status = 'active') THEN q.user_id ELSE mw_inactive_mailbox(q.user_id) END,
+      q.folder_mid, n.id, q.blob_hash, q.size, q.received_at, q.seen, q.star, q.urgent, q.has_attach, q.delivery_state,
       q.bcc::jsonb, q.auth_results::jsonb, coalesce(${threadLookup}, nextval('conversation_seq'))
-    FROM unnest(${col('user_id')}::bigint[], ${col('folder_mid')}::int[], ${col('content_id')}::bigint[], ${col('blob_hash')}::text[], ${col('size')}::int[],
+    FROM unnest(${col('user_id')}::bigint[], ${col('folder_mid')}::int[], ${col('content')}::int[], ${col('blob_hash')}::text[], ${col('size')}::int[],
       ${col('received_at')}::timestamptz[], ${col('seen')}::bool[], ${col('star')}::bool[], ${col('urgent')}::bool[], ${col('has_attach')}::bool[],
       ${col('delivery_state')}::text[], ${col('bcc')}::text[], ${col('auth_results')}::text[], ${rows.map((r) => r.active_only ?? false)}::bool[])
-      WITH ORDINALITY AS q(user_id, folder_mid, content_id, blob_hash, size, received_at, seen, star, urgent, has_attach, delivery_state, bcc, auth_results, active_only, i)
-    JOIN mail_contents n ON n.id = q.content_id
+      WITH ORDINALITY AS q(user_id, folder_mid, content, blob_hash, size, received_at, seen, star, urgent, has_attach, delivery_state, bcc, auth_results, active_only, i)
+    JOIN n ON n.k = q.content
     ${referencesOfN}
-    WHERE NOT q.active_only OR EXISTS (SELECT 1 FROM users u WHERE u.id = q.user_id AND u.status = 'active')
     ORDER BY q.i
-    RETURNING id`.execute(db);
-  // A row left out above: nothing of this insert may stand (the caller's transaction rolls back).
-  if (out.rows.length < rows.length) throw inactiveMailbox();
-  return out.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    RETURNING id`;
 }
 
 /** Columns of a list row, as message.repository's summaries have them. */

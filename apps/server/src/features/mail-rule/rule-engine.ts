@@ -66,6 +66,11 @@ export class RuledDelivery<R extends RuleRecipient> {
     return [...this.rejected.values()][0] || 'Rejected by the recipient\'s mail rule';
   }
 
+  /** Whether `record` has rows to write (tags or forwards); without, the delivery need not open a transaction for it. */
+  get writesRows(): boolean {
+    return this.tags.size > 0 || this.forwards.length > 0;
+  }
+
   async record(trx: Db, messageOf: Map<number, number>): Promise<void> {
     await repo.tagRows(trx, [...this.tags].flatMap(([userId, tagIds]) => {
       const messageId = messageOf.get(userId);

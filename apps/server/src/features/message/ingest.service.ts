@@ -7,8 +7,7 @@ import type { StoredAuthResults } from '../../db/types.js';
 import { GroupCommitter } from '../../db/group-commit.js';
 import type { ParsedContent } from './mail-parse.js';
 import type { ParsePool } from './parse-pool.js';
-import * as repo from './message.repository.js';
-import { insertThreaded } from '../conversation/conversation.repository.js';
+import { fileMail, type FilingBatch } from './filing.repository.js';
 import type { RuledDelivery, RuleEngine } from '../mail-rule/rule-engine.js';
 
 export interface LocalRecipient {
@@ -43,8 +42,14 @@ export interface DeliverOptions {
   asIs?: boolean;
 }
 
-/** Work a feature adds to the commit of every delivery (calendar: queue a mail's iTIP part); it must not throw on what a retry repeats. */
-export type CommitHook = (trx: Db, filed: { content: ParsedContent; messageIds: number[]; userIds: number[] }[]) => Promise<void>;
+/**
+ * Work a feature adds to the commit of deliveries (calendar: queue a mail's iTIP part): `run`
+ * gets the batch when `wants` takes one of its mails. It must not throw on what a retry repeats.
+ */
+export interface CommitHook {
+  wants: (content: ParsedContent) => boolean;
+  run: (trx: Db, filed: { content: ParsedContent; messageIds: number[]; userIds: number[] }[]) => Promise<void>;
+}
 
 interface Pending { staged: StagedBlob; size: number; content: ParsedContent; recipients: LocalRecipient[]; receivedAt: Date; inCommit?: DeliverOptions['inCommit']; ruled?: RuledDelivery<LocalRecipient> }
 
@@ -199,37 +204,45 @@ export class IngestService {
     });
   }
 
-  private commit(items: Pending[]): Promise<number[][]> {
-    return this.db.transaction().execute(async (trx) => {
-      const refs = new Map<string, { staged: StagedBlob; n: number }>();
-      for (const it of items) {
-        const prev = refs.get(it.staged.hash);
-        refs.set(it.staged.hash, { staged: it.staged, n: (prev?.n ?? 0) + it.recipients.length });
-      }
-      await this.blobs.reference(trx, [...refs.values()]);
-      const contentIds = await repo.insertContents(trx, items.map((it) => ({ hash: it.staged.hash, content: it.content })));
-      // Conversations (issue 14): each row is threaded by the insert itself, one statement for the batch.
-      const rows = items.flatMap((it, i) => {
+  /**
+   * One statement files the whole batch (filing.repository.ts), committed on its own, unless
+   * something must commit with it (a rule's rows, the caller's `inCommit`, a feature's hook):
+   * then it runs inside a transaction with them.
+   */
+  private async commit(items: Pending[]): Promise<number[][]> {
+    const refs = new Map<string, { staged: StagedBlob; n: number }>();
+    for (const it of items) {
+      const prev = refs.get(it.staged.hash);
+      refs.set(it.staged.hash, { staged: it.staged, n: (prev?.n ?? 0) + it.recipients.length });
+    }
+    const batch: FilingBatch = {
+      blobs: [...refs.values()].map((r) => ({ hash: r.staged.hash, size: r.staged.size, n: r.n })),
+      contents: items.map((it) => ({ hash: it.staged.hash, content: it.content })),
+      rows: items.flatMap((it, i) => {
         const hasAttach = it.content.attachments.some((a) => !a.inline);
         return it.recipients.map((r) => ({
-          user_id: r.userId, folder_mid: r.folderMid, content_id: contentIds[i]!, blob_hash: it.staged.hash, size: it.size,
+          user_id: r.userId, folder_mid: r.folderMid, content: i + 1, blob_hash: it.staged.hash, size: it.size,
           received_at: it.receivedAt, seen: r.seen ?? false, star: r.star ?? false, urgent: it.content.urgent, has_attach: hasAttach,
           delivery_state: r.deliveryState ?? null, bcc: JSON.stringify(r.bcc ?? []), auth_results: r.auth ? JSON.stringify(r.auth) : null,
           active_only: r.activeOnly ?? false,
         }));
-      });
-      const ids = await insertThreaded(trx, rows);
+      }),
+    };
+    const split = (ids: number[]): number[][] => {
       let at = 0;
-      const out = items.map((it) => {
-        const mine = ids.slice(at, at + it.recipients.length);
-        at += it.recipients.length;
-        return mine;
-      });
-      for (const [i, it] of items.entries()) await it.ruled?.record(trx, new Map(it.recipients.map((r, k) => [r.userId, out[i]![k]!])));
-      for (const [i, it] of items.entries()) if (it.inCommit) await it.inCommit(trx, out[i]!);
-      for (const hook of this.commitHooks) await hook(trx, items.map((it, i) => ({ content: it.content, messageIds: out[i]!, userIds: it.recipients.map((r) => r.userId) })));
-      return out;
+      return items.map((it) => ids.slice(at, (at += it.recipients.length)));
+    };
+    const hooks = this.commitHooks.filter((h) => items.some((it) => h.wants(it.content)));
+    const alone = hooks.length === 0 && items.every((it) => !it.inCommit && !it.ruled?.writesRows);
+    const out = alone ? split(await fileMail(this.db, batch)) : await this.db.transaction().execute(async (trx) => {
+      const filed = split(await fileMail(trx, batch));
+      for (const [i, it] of items.entries()) await it.ruled?.record(trx, new Map(it.recipients.map((r, k) => [r.userId, filed[i]![k]!])));
+      for (const [i, it] of items.entries()) if (it.inCommit) await it.inCommit(trx, filed[i]!);
+      for (const hook of hooks) await hook.run(trx, items.map((it, i) => ({ content: it.content, messageIds: filed[i]!, userIds: it.recipients.map((r) => r.userId) })));
+      return filed;
     });
+    await this.blobs.ensureReferenced([...refs.values()].map((r) => r.staged));
+    return out;
   }
 }
 
