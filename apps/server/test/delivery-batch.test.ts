@@ -114,3 +114,12 @@ it('the filing statement is prepared once per connection and runs on its generic
   expect(plans.rows[0]!.custom_plans).toBe(0);
   expect(plans.rows[0]!.generic_plans).toBeGreaterThanOrEqual(1);
 });
+
+it('a mail\'s search tokens come sorted as the database orders lexemes, so its tsvector is built in one pass', async () => {
+  const content = await s.rt.services.parser.parse(raw('Zebra quarterly 季度报告 Ärger', 'yak apple Émile 2026 q3季度report zoo@example.com apple'), 'carol@partner.example');
+  const tokens = content.searchTokens.split('\n');
+  expect(new Set(tokens).size).toBe(tokens.length);
+  const lexemes = (await sql<{ l: string }>`SELECT unnest(tsvector_to_array(array_to_tsvector(${tokens}::text[]))) AS l`.execute(s.rt.services.db)).rows.map((r) => r.l);
+  expect(tokens).toEqual(lexemes);
+  expect(tokens).toContain('季度');
+});
