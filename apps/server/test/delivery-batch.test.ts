@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { fileMail } from '../src/features/message/filing.repository.js';
+import { resolveLocal } from '../src/features/account/account.repository.js';
 import { startDemo, type TestServer } from './harness.js';
 
 // Issue 13: a delivery batch is filed by one statement (filing.repository.ts): blob references,
@@ -97,22 +98,27 @@ it('a row for a mailbox no longer active fails the whole statement: no content, 
   }
 });
 
-it('the filing statement is prepared once per connection and runs on its generic plan', async () => {
+it('the filing statement and the RCPT lookup are prepared once per connection and run on their generic plans', async () => {
   const db = s.rt.services.db;
   const content = await s.rt.services.parser.parse(raw('Echo batch', 'emuword'), 'carol@partner.example');
   const alice = (await db.selectFrom('users').select('id').where('email', '=', 'alice@demo.test').executeTakeFirstOrThrow()).id;
   // One transaction: on PostgreSQL the pool would otherwise hand out any of its connections.
   const plans = await db.transaction().execute(async (trx) => {
     for (let i = 0; i < 3; i++) await fileMail(trx, { blobs: [{ hash: `prepared-test-${i}`, size: 10, n: 1 }], contents: [{ hash: `prepared-test-${i}`, content }], rows: [row(alice, 1, false)] });
+    // The RCPT lookup too: it answers from the prepared statement as from any other.
+    for (let i = 0; i < 2; i++) expect(await resolveLocal(trx, 'Alice@demo.test')).toMatchObject([{ userId: alice, via: 'direct', full: false, companyStatus: 'active' }]);
+    expect(await resolveLocal(trx, 'nobody@demo.test')).toEqual([]);
     const mode = (await sql<{ plan_cache_mode: string }>`SHOW plan_cache_mode`.execute(trx)).rows[0]!.plan_cache_mode;
     return { mode, rows: (await sql<{ name: string; generic_plans: number; custom_plans: number }>`
-      SELECT name, generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name LIKE 'mw_file_mail_%'`.execute(trx)).rows };
+      SELECT name, generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name LIKE 'mw_file_mail_%' OR name LIKE 'mw_rcpt_user_%' ORDER BY name`.execute(trx)).rows };
   });
   // Other statements of the session are planned as before, with their values.
   expect(plans.mode).toBe('auto');
-  expect(plans.rows).toHaveLength(1);
-  expect(plans.rows[0]!.custom_plans).toBe(0);
-  expect(plans.rows[0]!.generic_plans).toBeGreaterThanOrEqual(1);
+  expect(plans.rows.map((r) => r.name.replace(/_[0-9a-f]{12}$/, ''))).toEqual(['mw_file_mail', 'mw_rcpt_user']);
+  for (const r of plans.rows) {
+    expect(r.custom_plans).toBe(0);
+    expect(r.generic_plans).toBeGreaterThanOrEqual(1);
+  }
 });
 
 it('a mail\'s search tokens come sorted as the database orders lexemes, so its tsvector is built in one pass', async () => {

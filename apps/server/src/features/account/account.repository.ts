@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import type { User } from '../../db/types.js';
 import { withPeopleTables } from '../people/tables.js';
+import { preparedAs } from '../../db/prepared.js';
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
@@ -45,9 +46,10 @@ const GROUP_MEMBERS = `
 export async function resolveLocal(db: Db, address: string): Promise<LocalTarget[]> {
   const addr = address.toLowerCase();
   const p = withPeopleTables(db);
-  const user = await p.selectFrom('users').innerJoin('companies', 'companies.id', 'users.company_id')
-    .select(['users.id', 'users.quota_level', 'companies.status as company_status']).where('users.email', '=', addr).where('users.status', '=', 'active').executeTakeFirst();
-  if (user) return [{ userId: user.id, via: 'direct', full: user.quota_level >= 100, companyStatus: user.company_status }];
+  // Every RCPT not kept by its connection asks this (recipient-cache.ts): planned once per connection (db/prepared.ts).
+  const user = (await sql<{ id: number; quota_level: number; company_status: string }>`${preparedAs('rcpt_user')}SELECT u.id, u.quota_level, c.status AS company_status
+    FROM users u JOIN companies c ON c.id = u.company_id WHERE u.email = ${addr} AND u.status = 'active'`.execute(db)).rows[0];
+  if (user) return [{ userId: Number(user.id), via: 'direct', full: user.quota_level >= 100, companyStatus: user.company_status }];
   const alias = await p.selectFrom('aliases').innerJoin('users', 'users.id', 'aliases.user_id')
     .select(['users.id', 'users.quota_level']).where('aliases.address', '=', addr).where('users.status', '=', 'active').executeTakeFirst();
   if (alias) return [{ userId: alias.id, via: 'direct', full: alias.quota_level >= 100 }];
