@@ -149,6 +149,8 @@ export class IngestService {
         return [];
       }
       ids = await this.committer.submit({ staged, size: staged.size, content, recipients: ordered, receivedAt: new Date(), ruled, inCommit: opts.inCommit });
+      // After the commit, before anyone is told; outside the committer, whose retry of a failed batch must never re-file a committed one.
+      await this.blobs.ensureReferenced([staged]);
     } finally {
       await this.blobs.store.release(staged);
       await ruled?.release();
@@ -241,7 +243,6 @@ export class IngestService {
       for (const hook of hooks) await hook.run(trx, items.map((it, i) => ({ content: it.content, messageIds: filed[i]!, userIds: it.recipients.map((r) => r.userId) })));
       return filed;
     });
-    await this.blobs.ensureReferenced([...refs.values()].map((r) => r.staged));
     return out;
   }
 }
