@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
 
 /*
  * Prepared statements for the few hot statements whose planning costs more than their
@@ -11,13 +11,26 @@ import { sql, type RawBuilder } from 'kysely';
  * keep a generic plan. Only statements whose text does not vary with their input (arrays
  * for lists, never an IN list) should be marked: pg keeps every name it prepared for the
  * connection's life. The name carries a hash of the text, so two texts never share one.
+ * A generic plan sees no values: a part whose best plan depends on them (LIMIT, OFFSET, a
+ * folder that is most of a mailbox or none of it) must be planned apart, as the list's page
+ * ids are (migration 034).
  */
 const MARK = /^\/\* prepared:([a-z0-9_]+) \*\//;
 
 /** The leading comment that marks a statement for preparing. */
 export function preparedAs(label: string): RawBuilder<unknown> {
+  return sql.raw(markOf(label));
+}
+
+function markOf(label: string): string {
   if (!/^[a-z0-9_]+$/.test(label)) throw new Error(`bad statement label ${label}`);
-  return sql.raw(`/* prepared:${label} */ `);
+  return `/* prepared:${label} */ `;
+}
+
+/** Runs a query built with Kysely as the prepared statement `label` (its text must not vary with its values). */
+export async function executePrepared<O>(db: Pick<Kysely<unknown>, 'executeQuery'>, label: string, query: Compilable<O>): Promise<O[]> {
+  const c = query.compile();
+  return (await db.executeQuery<O>(CompiledQuery.raw(markOf(label) + c.sql, [...c.parameters]))).rows;
 }
 
 const names = new Map<string, string | null>();
@@ -34,6 +47,73 @@ export function statementName(text: string): string | undefined {
   return name ?? undefined;
 }
 
+/** The parts of pg's wire connection a query drives (pg/lib/connection.js; not in @types/pg). */
+interface WireConnection {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+  parse(q: { text: string; name: string; types?: unknown[] }): void;
+  bind(b: { portal: string; statement: string; values: unknown[]; binary?: boolean; valueMapper?: unknown }): void;
+  describe(d: { type: 'P'; name: string }): void;
+  execute(e: { portal: string; rows?: number }): void;
+  close(c: { type: 'S'; name: string }): void;
+  sync(): void;
+  stream: { cork?: () => void; uncork?: () => void };
+}
+interface PgQueryInternals {
+  name: string; text: string; values: unknown[]; types?: unknown[]; binary?: boolean; portal: string;
+  hasBeenParsed(c: WireConnection): boolean;
+  handleCommandComplete(msg: unknown, c: WireConnection): void;
+  handleError(err: unknown, c: WireConnection): void;
+}
+// pg's own value mapping (what its Query binds with); not in @types/pg either.
+const { prepareValue } = (pg as unknown as { utils?: { prepareValue: unknown } }).utils ?? {};
+const PgQuery = pg.Query as unknown as new (config: object) => PgQueryInternals;
+
+/** Runs a parameterless statement in the pipeline on the unnamed statement and portal. */
+function runBare(c: WireConnection, text: string): void {
+  c.parse({ text, name: '' });
+  c.bind({ portal: '', statement: '', values: [] });
+  c.execute({ portal: '' });
+}
+
+/**
+ * A named statement on a generic plan, sent as one pipeline with one Sync:
+ * Parse (first time only), SET plan_cache_mode, Bind/Describe/Execute, RESET, Sync.
+ * One round trip, as an ordinary query (issue 13: three round trips cost the list more
+ * than the planning they saved). Up to the Sync it is one transaction: if the statement
+ * fails, the RESET is skipped but the failed transaction undoes the SET as well; inside an
+ * explicit transaction its rollback does.
+ */
+class GenericPlanQuery extends PgQuery {
+  private completes = 0;
+
+  prepare(c: WireConnection): void {
+    // The named Parse goes first: pg takes the first ParseComplete as this statement's.
+    if (!this.hasBeenParsed(c)) {
+      c.parse({ text: this.text, name: this.name, types: this.types });
+      c.submittedNamedStatements[this.name] = this.text;
+    }
+    runBare(c, 'SET plan_cache_mode = force_generic_plan');
+    try {
+      c.bind({ portal: this.portal, statement: this.name, values: this.values, binary: this.binary, valueMapper: prepareValue });
+    } catch (err) {
+      // As pg does: a value it cannot map ends the pipeline here (the SET is rolled back with it).
+      c.sync();
+      this.handleError(err, c);
+      return;
+    }
+    c.describe({ type: 'P', name: this.portal });
+    c.execute({ portal: this.portal });
+    runBare(c, 'RESET plan_cache_mode');
+    c.sync();
+  }
+
+  // Three CommandCompletes arrive: the SET's, the statement's, the RESET's. Only the middle one is the result.
+  override handleCommandComplete(msg: unknown, c: WireConnection): void {
+    if (this.completes++ === 1) super.handleCommandComplete(msg, c);
+  }
+}
+
 /**
  * pg's Client, sending marked statements by name, each on a generic plan: PostgreSQL's default
  * would plan each of the first five executions with their values and keep doing so whenever
@@ -41,23 +121,17 @@ export function statementName(text: string): string | undefined {
  * mail filed with the generic plan, 2.3–2.6 without, on the embedded database). The setting
  * is made for the statement alone: for a session it would also apply to unnamed statements,
  * planning them without their values (an ON CONFLICT on a partial index then fails).
- * Inside a transaction that fails, its rollback undoes the SET as well.
  */
 export class PreparingClient extends pg.Client {
   // pg's overloads are many; only a plain (text, values) call, Kysely's, is rewritten; every other form passes through.
   override query(...args: unknown[]): never {
     const [text, values] = args;
     const name = typeof text === 'string' && (values === undefined || Array.isArray(values)) && args.length <= 2 ? statementName(text) : undefined;
-    const call = super.query as (...a: unknown[]) => Promise<unknown>;
+    const call = super.query as (...a: unknown[]) => unknown;
     if (!name) return call.apply(this, args) as never;
-    const run = async (): Promise<unknown> => {
-      await call.call(this, 'SET plan_cache_mode = force_generic_plan');
-      try {
-        return await call.call(this, { name, text, values });
-      } finally {
-        await call.call(this, 'RESET plan_cache_mode').catch(() => undefined);
-      }
-    };
-    return run() as never;
+    return new Promise((resolve, reject) => {
+      const q = new GenericPlanQuery({ name, text, values: values ?? [], callback: (err: unknown, res: unknown) => (err ? reject(err) : resolve(res)) });
+      call.call(this, q);
+    }) as never;
   }
 }
