@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import { threadSubject, type QuickFilter } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
+import { executePrepared } from '../../db/prepared.js';
 import type { Database, NewMessage } from '../../db/types.js';
 import type { ParsedContent } from './mail-parse.js';
 import { peopleKey } from '../conversation/people-key.js';
@@ -61,11 +62,6 @@ const summaryColumns = [
   'm.delivery_state', 'm.send_at', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.snippet', 'c.sent_at',
 ] as const;
 
-/**
- * One page of a folder, newest first, with each row's tag names. The page's ids come
- * from the (user, folder, time) index alone, and only those rows are joined to their
- * contents: OFFSET then skips index entries, not joined rows, so page 500 stays cheap.
- */
 export interface ListFilter { filter?: QuickFilter; tagId?: number }
 
 /** The folder's rows, narrowed by a quick filter and/or a tag. */
@@ -87,27 +83,45 @@ export async function countFolder(db: Db, userId: number, folderMid: number, f: 
   return Number(row.n);
 }
 
+const tagNames = sql<string[]>`array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name)`.as('tags');
+
+/** A listed mail's row by its id. LIMIT 1 keeps it a primary-key lookup per id in any plan (a fence: the planner cannot merge it into a join). */
+function summaryOf(db: Db) {
+  return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
+    .select(summaryColumns).select(fromImportant).select(fromAvatar).select(tagNames)
+    .where('m.id', '=', sql.ref<number>('p.id')).limit(sql.lit(1));
+}
+
+/**
+ * One page of a folder, newest first, with each row's tag names. The page's ids come from the (user, folder, time)
+ * index alone, and only those rows are looked up: OFFSET then skips index entries, not
+ * joined rows, so page 500 stays cheap. A plain list takes its ids from
+ * mw_folder_page_ids (migration 034), planned with its values on every call, so the
+ * statement around it can be prepared once on a generic plan; a filtered list plans
+ * the whole statement with its values.
+ */
 function pageQuery(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter) {
-  const page = folderRows(db, userId, folderMid, f).select('id')
-    .orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
-  return db.selectFrom('messages as m').innerJoin(page.as('p'), 'p.id', 'm.id').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
-    .select(summaryColumns).select(fromImportant).select(fromAvatar)
-    .select(sql<string[]>`array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name)`.as('tags'))
-    .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc');
+  const ids = f.filter === undefined && f.tagId === undefined
+    ? db.selectFrom(sql<{ id: number }>`(SELECT i AS id FROM mw_folder_page_ids(${userId}, ${folderMid}, ${limit}, ${offset}) AS i)`.as('p'))
+    : db.selectFrom(folderRows(db, userId, folderMid, f).select('id')
+      .orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).as('p'));
+  return ids.innerJoinLateral(summaryOf(db).as('m'), (join) => join.onTrue()).selectAll('m');
 }
 
 /**
  * The folder's counters and one page of it in a single round trip (issue 13: the
  * folder check was a query of its own on every list). No row at all means there is
  * no such folder of the user's; an empty folder gives one row without a message.
+ * The plain list, the one asked most, is a prepared statement (its planning cost
+ * more than its work).
  */
 export async function folderPage(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter = {}) {
-  const rows = await db.selectFrom('folders as f')
+  const query = db.selectFrom('folders as f')
     .leftJoin(pageQuery(db, userId, folderMid, limit, offset, f).as('r'), (join) => join.onTrue())
     .select(['f.total as folderTotal', 'f.unread as folderUnread']).selectAll('r')
     .where('f.user_id', '=', userId).where('f.mid', '=', folderMid)
-    .orderBy('r.received_at', 'desc').orderBy('r.id', 'desc')
-    .execute();
+    .orderBy('r.received_at', 'desc').orderBy('r.id', 'desc');
+  const rows = f.filter === undefined && f.tagId === undefined ? await executePrepared(db, 'folder_page', query) : await query.execute();
   if (rows.length === 0) return null;
   const { folderTotal, folderUnread } = rows[0]!;
   // Without a message in the page, the left join gives one row of nulls.

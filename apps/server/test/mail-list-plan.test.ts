@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { MailList } from '@mailwing/shared';
+import { folderPage } from '../src/features/message/message.repository.js';
+import { findLiveSession } from '../src/features/auth/auth.repository.js';
+import { hashToken } from '../src/features/auth/session-issuer.js';
+import { startDemo, type TestServer } from './harness.js';
+
+// Issue 13: the plain list and the session lookup are prepared statements on generic plans
+// (db/prepared.ts). A generic plan cannot see LIMIT, OFFSET or the folder, so the page's ids
+// come from mw_folder_page_ids (migration 034), planned with its values. These check that the
+// answers are the same as before at every edge of a page, that the statements really are
+// generic, and that the generic plan never reads a mailbox whole.
+let s: TestServer;
+let alice: string;
+let aliceId: number;
+const MAILS = 3000;
+
+beforeAll(async () => {
+  ({ s, alice } = await startDemo());
+  const db = s.rt.services.db;
+  aliceId = (await db.selectFrom('users').select('id').where('email', '=', 'alice@demo.test').executeTakeFirstOrThrow()).id;
+  // A mailbox big enough that reading it whole would be the planner's choice to avoid:
+  // all in the Inbox, with one shared blob (listing never opens it).
+  const blob = 'list-plan-blob';
+  await sql`INSERT INTO blobs (hash, size, refcount) VALUES (${blob}, 10, ${MAILS})`.execute(db);
+  await sql`INSERT INTO mail_contents (blob_hash, message_id, subject, from_name, from_address, to_list, snippet, sent_at)
+    SELECT ${blob}, '<plan' || i || '@demo.test>', 'Plan ' || i, 'Sender', 'sender@outside.example', '[]'::jsonb, 'snippet', now() - make_interval(secs => ${MAILS} - i)
+    FROM generate_series(1, ${MAILS}) AS i`.execute(db);
+  await sql`INSERT INTO messages (user_id, folder_mid, content_id, blob_hash, size, received_at, seen, star, has_attach)
+    SELECT ${aliceId}, 0, c.id, c.blob_hash, 100, c.sent_at, (c.id % 3) <> 0, false, false
+    FROM mail_contents c WHERE c.blob_hash = ${blob}`.execute(db);
+  await sql`ANALYZE`.execute(db);
+});
+afterAll(async () => {
+  await s.stop();
+});
+
+const list = async (q: Record<string, string | number>) => (await s.get<MailList>('/h5/mail/list', q, alice)).data;
+
+it('pages of the prepared list are the folder newest first, without gaps or repeats, and end cleanly', async () => {
+  const db = s.rt.services.db;
+  const expected = (await db.selectFrom('messages').select('id').where('user_id', '=', aliceId).where('folder_mid', '=', 0)
+    .orderBy('received_at', 'desc').orderBy('id', 'desc').execute()).map((r) => String(r.id));
+  const total = expected.length;
+  expect(total).toBeGreaterThanOrEqual(MAILS);
+  const first = await list({ mid: 0, page: 1, size: 20 });
+  expect(first.total).toBe(total);
+  expect(first.list.map((m) => m.id)).toEqual(expected.slice(0, 20));
+  const second = await list({ mid: 0, page: 2, size: 20 });
+  expect(second.list.map((m) => m.id)).toEqual(expected.slice(20, 40));
+  const last = Math.ceil(total / 50);
+  expect((await list({ mid: 0, page: last, size: 50 })).list.map((m) => m.id)).toEqual(expected.slice((last - 1) * 50));
+  expect((await list({ mid: 0, page: last + 1, size: 50 })).list).toEqual([]);
+  // An empty folder of the same mailbox, and a filtered list (planned with its values), answer as before.
+  const sent = await list({ mid: 5, page: 1, size: 20 });
+  expect(sent).toMatchObject({ total: 0, list: [] });
+  const unread = await list({ mid: 0, page: 1, size: 20, filter: 'unread' });
+  expect(unread.list.every((m) => !m.read)).toBe(true);
+  expect(unread.list).toHaveLength(20);
+});
+
+it('the plain list and the session lookup run on generic plans that read by index, never a mailbox whole', async () => {
+  const db = s.rt.services.db;
+  const tokenHash = hashToken(alice);
+  // One transaction: on PostgreSQL the pool would otherwise hand out any of its connections.
+  const r = await db.transaction().execute(async (trx) => {
+    for (const [mid, offset] of [[0, 0], [0, 20], [0, 2980], [5, 0]] as const) {
+      const page = await folderPage(trx, aliceId, mid, 20, offset);
+      expect(page?.rows.length).toBe(mid === 0 ? 20 : 0);
+    }
+    const session = await findLiveSession(trx, tokenHash);
+    const plans = (await sql<{ name: string; statement: string; generic_plans: number; custom_plans: number }>`
+      SELECT name, statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements
+      WHERE name LIKE 'mw_folder_page_%' OR name LIKE 'mw_live_session_%' ORDER BY name`.execute(trx)).rows;
+    // The plan the list statement runs on, for a page deep in the mailbox: what a generic plan
+    // does with LIMIT/OFFSET it cannot see. The text is the prepared one, so is its plan.
+    const text = plans.find((p) => p.name.startsWith('mw_folder_page_'))!.statement;
+    await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
+    await sql.raw(`PREPARE list_plan_probe AS ${text}`).execute(trx);
+    const explain = (await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE list_plan_probe(${aliceId}, 0, 20, 2980, ${aliceId}, 0)`).execute(trx)).rows
+      .map((x) => x['QUERY PLAN']).join('\n');
+    await sql`DEALLOCATE list_plan_probe`.execute(trx);
+    return { session, plans, explain };
+  });
+  expect(r.session?.userId).toBe(aliceId);
+  expect(r.plans.map((p) => p.name.replace(/_[0-9a-f]{12}$/, ''))).toEqual(['mw_folder_page', 'mw_live_session']);
+  for (const p of r.plans) {
+    expect(p.custom_plans).toBe(0);
+    expect(p.generic_plans).toBeGreaterThanOrEqual(1);
+  }
+  // Every read of messages is by its primary key, one per listed id: no scan, hash or sort of the mailbox.
+  const onMessages = r.explain.split('\n').filter((l) => / on messages /.test(l));
+  expect(onMessages.length).toBeGreaterThan(0);
+  for (const l of onMessages) expect(l).toMatch(/Index Scan using messages_pkey on messages m .*loops=20\)/);
+  expect(r.explain).toMatch(/Function Scan on mw_folder_page_ids/);
+});
