@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
-import { threadSubject } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { preparedAs } from '../../db/prepared.js';
 import { addRefsSql } from '../../blob/blob.repository.js';
 import { INACTIVE_MAILBOX_STATE, inactiveMailbox, threadedInsertSql, type DeliveredRow } from '../conversation/conversation.repository.js';
-import { peopleKey } from '../conversation/people-key.js';
+import { contentColumns } from './message.repository.js';
 import type { ParsedContent } from './mail-parse.js';
 
 /** What one delivery batch writes (IngestService): `rows[].content` is a position (from 1) in `contents`. */
@@ -26,7 +25,8 @@ export interface FilingBatch {
  * more in the same commit run it inside theirs. Returns the new mail ids in the order of `rows`.
  */
 export async function fileMail(db: Db, batch: FilingBatch): Promise<number[]> {
-  const col = <T>(f: (p: ParsedContent, hash: string) => T): T[] => batch.contents.map((c) => f(c.content, c.hash));
+  const columns = batch.contents.map((c) => contentColumns(c.hash, c.content));
+  const col = <K extends keyof (typeof columns)[number]>(k: K) => columns.map((c) => c[k]);
   // Identity values are drawn in the order rows are inserted (ORDER BY v.k), so the k-th smallest new id is the k-th content.
   const query = sql<{ id: number }>`${preparedAs('file_mail')}WITH new_blobs AS (${addRefsSql(batch.blobs)}),
     new_contents AS (
@@ -34,12 +34,12 @@ export async function fileMail(db: Db, batch: FilingBatch): Promise<number[]> {
         thread_subject, people_key, sent_at, snippet, html, text_body, attachments, remote_images, urgent, parse_error)
       SELECT v.blob_hash, v.message_id, v.in_reply_to, v.references_list, v.subject, v.from_name, v.from_address, v.to_list::jsonb, v.cc_list::jsonb, v.reply_to::jsonb,
         v.thread_subject, v.people_key, v.sent_at, v.snippet, v.html, v.text_body, v.attachments::jsonb, v.remote_images, v.urgent, v.parse_error
-      FROM unnest(${col((_, h) => h)}::text[], ${col((p) => p.messageId)}::text[], ${col((p) => p.inReplyTo)}::text[], ${col((p) => p.references)}::text[],
-        ${col((p) => p.subject)}::text[], ${col((p) => p.from.name)}::text[], ${col((p) => p.from.address)}::text[], ${col((p) => JSON.stringify(p.to))}::text[],
-        ${col((p) => JSON.stringify(p.cc))}::text[], ${col((p) => JSON.stringify(p.replyTo))}::text[], ${col((p) => threadSubject(p.subject))}::text[],
-        ${col((p) => peopleKey(p))}::text[], ${col((p) => p.date)}::timestamptz[], ${col((p) => p.snippet)}::text[], ${col((p) => p.html)}::text[],
-        ${col((p) => p.text)}::text[], ${col((p) => JSON.stringify(p.attachments))}::text[], ${col((p) => p.remoteImages.length > 0)}::bool[],
-        ${col((p) => p.urgent)}::bool[], ${col((p) => p.parseError)}::text[])
+      FROM unnest(${col('blob_hash')}::text[], ${col('message_id')}::text[], ${col('in_reply_to')}::text[], ${col('references_list')}::text[],
+        ${col('subject')}::text[], ${col('from_name')}::text[], ${col('from_address')}::text[], ${col('to_list')}::text[],
+        ${col('cc_list')}::text[], ${col('reply_to')}::text[], ${col('thread_subject')}::text[],
+        ${col('people_key')}::text[], ${col('sent_at')}::timestamptz[], ${col('snippet')}::text[], ${col('html')}::text[],
+        ${col('text_body')}::text[], ${col('attachments')}::text[], ${col('remote_images')}::bool[],
+        ${col('urgent')}::bool[], ${col('parse_error')}::text[])
         WITH ORDINALITY AS v(blob_hash, message_id, in_reply_to, references_list, subject, from_name, from_address, to_list, cc_list, reply_to,
           thread_subject, people_key, sent_at, snippet, html, text_body, attachments, remote_images, urgent, parse_error, k)
       ORDER BY v.k
@@ -48,7 +48,7 @@ export async function fileMail(db: Db, batch: FilingBatch): Promise<number[]> {
     new_search AS (
       INSERT INTO search_pending (content_id, search)
       SELECT n.id, array_to_tsvector(string_to_array(t.tokens, E'\\n'))
-      FROM n JOIN unnest(${col((p) => p.searchTokens || null)}::text[]) WITH ORDINALITY AS t(tokens, k) ON t.k = n.k
+      FROM n JOIN unnest(${batch.contents.map((c) => c.content.searchTokens || null)}::text[]) WITH ORDINALITY AS t(tokens, k) ON t.k = n.k
       WHERE t.tokens IS NOT NULL),
     new_mail AS (${threadedInsertSql(batch.rows)})
     SELECT id FROM new_mail`;

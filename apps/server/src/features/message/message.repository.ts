@@ -8,6 +8,16 @@ import { peopleKey } from '../conversation/people-key.js';
 
 // Every query here takes the owner's user id: a message id alone never reaches a row.
 
+/** The mail_contents columns of a parsed mail: the one mapping, for compose (insertContents) and ingest (filing.repository.ts). */
+export function contentColumns(hash: string, p: ParsedContent) {
+  return {
+    blob_hash: hash, message_id: p.messageId, in_reply_to: p.inReplyTo, references_list: p.references, subject: p.subject,
+    from_name: p.from.name, from_address: p.from.address, to_list: JSON.stringify(p.to), cc_list: JSON.stringify(p.cc),
+    reply_to: JSON.stringify(p.replyTo), thread_subject: threadSubject(p.subject), people_key: peopleKey(p), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
+    attachments: JSON.stringify(p.attachments), remote_images: p.remoteImages.length > 0, urgent: p.urgent, parse_error: p.parseError,
+  };
+}
+
 /**
  * Inserts parsed contents and queues their search lexemes, in one statement; ids come back
  * in input order. The lexemes wait for the search indexer (migration 030 says why); search
@@ -15,12 +25,7 @@ import { peopleKey } from '../conversation/people-key.js';
  * and a parse and plan on the database (issue 13, CPU per delivered mail).
  */
 export async function insertContents(db: Db, items: { hash: string; content: ParsedContent }[]): Promise<number[]> {
-  const values = items.map(({ hash, content: p }) => ({
-    blob_hash: hash, message_id: p.messageId, in_reply_to: p.inReplyTo, references_list: p.references, subject: p.subject,
-    from_name: p.from.name, from_address: p.from.address, to_list: JSON.stringify(p.to), cc_list: JSON.stringify(p.cc),
-    reply_to: JSON.stringify(p.replyTo), thread_subject: threadSubject(p.subject), people_key: peopleKey(p), sent_at: p.date, snippet: p.snippet, html: p.html, text_body: p.text,
-    attachments: JSON.stringify(p.attachments), remote_images: p.remoteImages.length > 0, urgent: p.urgent, parse_error: p.parseError,
-  }));
+  const values = items.map(({ hash, content }) => contentColumns(hash, content));
   const tokens = items.map(({ content: p }) => p.searchTokens || null);
   if (tokens.every((t) => t === null)) {
     const rows = await db.insertInto('mail_contents').values(values).returning('id').execute();
