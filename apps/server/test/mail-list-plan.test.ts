@@ -95,3 +95,26 @@ it('the plain list and the session lookup run on generic plans that read by inde
   for (const l of onMessages) expect(l).toMatch(/Index Scan using messages_pkey on messages m .*loops=20\)/);
   expect(r.explain).toMatch(/Function Scan on mw_folder_page_ids/);
 });
+
+it('the conversation list is prepared on a generic plan too, and pages through the folder\'s conversations in order', async () => {
+  const db = s.rt.services.db;
+  const expected = (await db.selectFrom('conversation_folders').select('last_id').where('user_id', '=', aliceId).where('folder_mid', '=', 0)
+    .orderBy('last_at', 'desc').orderBy('last_id', 'desc').execute()).map((r) => String(r.last_id));
+  expect(expected.length).toBeGreaterThanOrEqual(MAILS);
+  const first = await list({ mid: 0, page: 1, size: 20, view: 'conv' });
+  expect(first.conversations).toBe(true);
+  expect(first.total).toBe(expected.length);
+  expect(first.list.map((m) => m.id)).toEqual(expected.slice(0, 20));
+  expect((await list({ mid: 0, page: 3, size: 20, view: 'conv' })).list.map((m) => m.id)).toEqual(expected.slice(40, 60));
+  expect((await list({ mid: 5, page: 1, size: 20, view: 'conv' })).list).toEqual([]);
+  const { conversationPage } = await import('../src/features/conversation/conversation.repository.js');
+  const plans = await db.transaction().execute(async (trx) => {
+    for (const offset of [0, 20, 2980]) expect((await conversationPage(trx, aliceId, 0, 20, offset))?.rows).toHaveLength(20);
+    return (await sql<{ generic_plans: number; custom_plans: number }>`SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements
+      WHERE name LIKE 'mw_conversation_page_%'`.execute(trx)).rows;
+  });
+  // (PGlite has one connection, so its count includes the requests above.)
+  expect(plans).toHaveLength(1);
+  expect(plans[0]!.custom_plans).toBe(0);
+  expect(plans[0]!.generic_plans).toBeGreaterThanOrEqual(3);
+});

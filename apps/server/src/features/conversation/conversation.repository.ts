@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Address } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
+import { preparedAs } from '../../db/prepared.js';
 import { senderAvatar } from '../message/message.repository.js';
 import { MAX_REFERENCES, SUBJECT_WINDOW_DAYS } from './threader.js';
 
@@ -110,10 +111,15 @@ export interface ConversationRow {
  * round trip. A conversation is in a folder when any of its mail is; it is placed and shown
  * by its newest mail there. Its count is all its mail outside Drafts, Spam and Deleted (in
  * those two, the mail there). Null when the folder is not the user's.
+ *
+ * The list the web client asks for, so a prepared statement on a generic plan (issue 13: it
+ * took longer to plan than to run). The page's conversations come from
+ * mw_folder_conversations (migration 034), planned with their values; everything else is
+ * a lookup per conversation on the page.
  */
 export async function conversationPage(db: Db, userId: number, folderMid: number, limit: number, offset: number, auto = false) {
   const separate = SEPARATE_FOLDERS.includes(folderMid);
-  const rows = await sql<ConversationRow & { folder_total: number; folder_unread: number; folder_convs: number; on: boolean }>`
+  const rows = await sql<ConversationRow & { folder_total: number; folder_unread: number; folder_convs: number; on: boolean }>`${preparedAs('conversation_page')}
     SELECT f.total AS folder_total, f.unread AS folder_unread, f.convs AS folder_convs, s.on, r.* FROM folders f
     CROSS JOIN LATERAL (SELECT ${auto ? sql`coalesce((SELECT conversation_view FROM user_settings WHERE user_id = ${userId}), true)` : sql`true`} AS on) s
     LEFT JOIN LATERAL (
@@ -129,8 +135,7 @@ export async function conversationPage(db: Db, userId: number, folderMid: number
           SELECT c2.from_address AS address, (array_agg(c2.from_name ORDER BY m2.received_at DESC))[1] AS name, min(m2.received_at) AS first
           FROM (SELECT content_id, received_at FROM messages WHERE user_id = p.user_id AND conv_id = p.conv_id ORDER BY received_at DESC, id DESC LIMIT 30) m2
           JOIN mail_contents c2 ON c2.id = m2.content_id GROUP BY c2.from_address ORDER BY min(m2.received_at) LIMIT 5) w) AS participants
-      FROM (SELECT user_id, conv_id, n, unread, last_at, last_id FROM conversation_folders
-            WHERE user_id = ${userId} AND folder_mid = ${folderMid} ORDER BY last_at DESC, last_id DESC LIMIT ${limit} OFFSET ${offset}) p
+      FROM mw_folder_conversations(${userId}, ${folderMid}, ${limit}, ${offset}) p
       JOIN messages m ON m.id = p.last_id JOIN mail_contents c ON c.id = m.content_id
       WHERE s.on
     ) r ON true
