@@ -98,8 +98,8 @@ it('the plain list and the session lookup run on generic plans that read by inde
 
 it('the conversation list is prepared on a generic plan too, and pages through the folder\'s conversations in order', async () => {
   const db = s.rt.services.db;
-  const expected = (await db.selectFrom('conversation_folders').select('last_id').where('user_id', '=', aliceId).where('folder_mid', '=', 0)
-    .orderBy('last_at', 'desc').orderBy('last_id', 'desc').execute()).map((r) => String(r.last_id));
+  const expected = (await sql<{ last_id: number }>`SELECT last_id FROM conversation_folders WHERE user_id = ${aliceId} AND folder_mid = 0
+    ORDER BY last_at DESC, last_id DESC`.execute(db)).rows.map((r) => String(r.last_id));
   expect(expected.length).toBeGreaterThanOrEqual(MAILS);
   const first = await list({ mid: 0, page: 1, size: 20, view: 'conv' });
   expect(first.conversations).toBe(true);
