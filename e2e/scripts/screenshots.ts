@@ -221,6 +221,8 @@ await page.locator('[data-action=done]').click();
 await page.goto(`${base}/#/pages/read-mail/index?mid=${quarterly.id}`);
 await page.locator('.mw-note').waitFor();
 await shot('read-tags-note');
+// The read page's other actions sit in its More sheet.
+await page.locator('.mw-read-actions [data-action=more]').click();
 await page.locator('[data-action=mark-as]').click();
 await page.locator('.mw-tag-list').waitFor();
 await shot('tag-list-apply');
