@@ -132,12 +132,12 @@ export class InviteService {
     return this.inviteOf(userId, messageId, tz);
   }
 
-  /** Called in the commit of every delivery: mail with a text/calendar part is queued for `tick`. */
   /** Whether a delivered mail carries a calendar part (`queue` has work for it). */
   carriesItip(content: ParsedContent): boolean {
     return content.attachments.some((a) => CALENDAR_TYPES.has(a.contentType.toLowerCase()));
   }
 
+  /** Called in the commit of deliveries that carry one: mail with a text/calendar part is queued for `tick`. */
   async queue(trx: Db, filed: { content: ParsedContent; messageIds: number[]; userIds: number[] }[]): Promise<void> {
     const jobs = filed.filter((f) => this.carriesItip(f.content))
       .flatMap((f) => f.messageIds.map((id, i) => ({ user_id: f.userIds[i]!, message_id: id })));
