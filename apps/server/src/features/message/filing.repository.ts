@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.js';
 import { preparedAs } from '../../db/prepared.js';
 import { addRefsSql } from '../../blob/blob.repository.js';
 import { INACTIVE_MAILBOX_STATE, inactiveMailbox, threadedInsertSql, type DeliveredRow } from '../conversation/conversation.repository.js';
-import { contentColumns } from './message.repository.js';
+import { contentColumns, lexemesSql } from './message.repository.js';
 import type { ParsedContent } from './mail-parse.js';
 
 /** What one delivery batch writes (IngestService): `rows[].content` is a position (from 1) in `contents`. */
@@ -45,11 +45,7 @@ export async function fileMail(db: Db, batch: FilingBatch): Promise<number[]> {
       ORDER BY v.k
       RETURNING id, message_id, in_reply_to, references_list, thread_subject, people_key, sent_at, created_at),
     n AS (SELECT new_contents.*, row_number() OVER (ORDER BY id) AS k FROM new_contents),
-    new_search AS (
-      INSERT INTO search_pending (content_id, search)
-      SELECT n.id, array_to_tsvector(string_to_array(t.tokens, E'\\n'))
-      FROM n JOIN unnest(${batch.contents.map((c) => c.content.searchTokens || null)}::text[]) WITH ORDINALITY AS t(tokens, k) ON t.k = n.k
-      WHERE t.tokens IS NOT NULL),
+    new_search AS (INSERT INTO search_pending (content_id, search) ${lexemesSql(sql`n`, batch.contents.map((c) => c.content.searchTokens || null))}),
     new_mail AS (${threadedInsertSql(batch.rows)})
     SELECT id FROM new_mail`;
   try {

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import { threadSubject, type QuickFilter } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { executePrepared } from '../../db/prepared.js';
@@ -19,6 +19,17 @@ export function contentColumns(hash: string, p: ParsedContent) {
 }
 
 /**
+ * The SELECT that queues new contents' search lexemes (migration 030: they wait for the search
+ * indexer), inside the statement that inserts them: `numbered` gives each new content's `id`
+ * and `k`, its position among them, which is its tokens' position in `tokens`.
+ */
+export function lexemesSql(numbered: RawBuilder<unknown>, tokens: (string | null)[]) {
+  return sql<never>`SELECT x.id, array_to_tsvector(string_to_array(t.tokens, E'\\n'))
+    FROM ${numbered} AS x JOIN unnest(${tokens}::text[]) WITH ORDINALITY AS t(tokens, k) ON t.k = x.k
+    WHERE t.tokens IS NOT NULL`;
+}
+
+/**
  * Inserts parsed contents and queues their search lexemes, in one statement; ids come back
  * in input order. The lexemes wait for the search indexer (migration 030 says why); search
  * reads them there meanwhile. One statement rather than two: each statement is a round trip
@@ -34,11 +45,8 @@ export async function insertContents(db: Db, items: { hash: string; content: Par
   // Identity values are drawn in the order the VALUES rows are inserted, so the k-th smallest
   // new id is the k-th item: that pairs each id with its tokens inside the statement.
   const rows = await db.with('c', (w) => w.insertInto('mail_contents').values(values).returning('id'))
-    .with('s', (w) => w.insertInto('search_pending').columns(['content_id', 'search']).expression(
-      sql<never>`SELECT c.id, array_to_tsvector(string_to_array(t.tokens, E'\n'))
-        FROM (SELECT id, row_number() OVER (ORDER BY id) AS k FROM c) c
-        JOIN unnest(${tokens}::text[]) WITH ORDINALITY AS t(tokens, k) ON t.k = c.k
-        WHERE t.tokens IS NOT NULL`))
+    .with('s', (w) => w.insertInto('search_pending').columns(['content_id', 'search'])
+      .expression(lexemesSql(sql`(SELECT id, row_number() OVER (ORDER BY id) AS k FROM c)`, tokens)))
     .selectFrom('c').select('id').orderBy('id').execute();
   return rows.map((r) => r.id);
 }
@@ -69,6 +77,9 @@ const summaryColumns = [
 
 export interface ListFilter { filter?: QuickFilter; tagId?: number }
 
+/** The whole folder, unfiltered: the list asked most, and the one that runs prepared (folderPage). */
+const unfiltered = (f: ListFilter): boolean => f.filter === undefined && f.tagId === undefined;
+
 /** The folder's rows, narrowed by a quick filter and/or a tag. */
 function folderRows(db: Db, userId: number, folderMid: number, f: ListFilter) {
   let q = db.selectFrom('messages').where('user_id', '=', userId).where('folder_mid', '=', folderMid);
@@ -98,15 +109,15 @@ function summaryOf(db: Db) {
 }
 
 /**
- * One page of a folder, newest first, with each row's tag names. The page's ids come from the (user, folder, time)
- * index alone, and only those rows are looked up: OFFSET then skips index entries, not
- * joined rows, so page 500 stays cheap. A plain list takes its ids from
- * mw_folder_page_ids (migration 034), planned with its values on every call, so the
- * statement around it can be prepared once on a generic plan; a filtered list plans
+ * One page of a folder, newest first, with each row's tag names. The page's ids come from
+ * the (user, folder, time) index alone, and only those rows are looked up: OFFSET then
+ * skips index entries, not joined rows, so page 500 stays cheap. A plain list takes its
+ * ids from mw_folder_page_ids (migration 034), planned with its values on every call, so
+ * the statement around it can be prepared once on a generic plan; a filtered list plans
  * the whole statement with its values.
  */
 function pageQuery(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter) {
-  const ids = f.filter === undefined && f.tagId === undefined
+  const ids = unfiltered(f)
     ? db.selectFrom(sql<{ id: number }>`(SELECT i AS id FROM mw_folder_page_ids(${userId}, ${folderMid}, ${limit}, ${offset}) AS i)`.as('p'))
     : db.selectFrom(folderRows(db, userId, folderMid, f).select('id')
       .orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).as('p'));
@@ -126,7 +137,7 @@ export async function folderPage(db: Db, userId: number, folderMid: number, limi
     .select(['f.total as folderTotal', 'f.unread as folderUnread']).selectAll('r')
     .where('f.user_id', '=', userId).where('f.mid', '=', folderMid)
     .orderBy('r.received_at', 'desc').orderBy('r.id', 'desc');
-  const rows = f.filter === undefined && f.tagId === undefined ? await executePrepared(db, 'folder_page', query) : await query.execute();
+  const rows = unfiltered(f) ? await executePrepared(db, 'folder_page', query) : await query.execute();
   if (rows.length === 0) return null;
   const { folderTotal, folderUnread } = rows[0]!;
   // Without a message in the page, the left join gives one row of nulls.
