@@ -6,6 +6,7 @@ import { simpleParser } from 'mailparser';
 import { join } from 'node:path';
 import { BASE_URL, MX_DIR } from '../env';
 import { api, apiToken, launch, phone, screenshot, smallTargets, waitUntil } from '../helpers';
+import { keptInDb, offlineStoreExists, outboxMail, putOffline } from '../offline-store';
 
 // Issue 15, scope 3 (leftovers): Reply and Forward from a kept mail offline. Alice opens two
 // mails from bob online; offline (the app restarted from the service worker) she replies to one
@@ -33,17 +34,6 @@ async function uploadAs(token: string, name: string, body: string): Promise<stri
 /** What the outside MX stand-in took for `to` with this subject (raw messages). */
 const outside = (to: string, subject: string) => readdirSync(MX_DIR).map((f) => readFileSync(join(MX_DIR, f), 'utf8'))
   .filter((m) => m.startsWith(`X-Mx-Envelope-To: ${to}`) && m.includes(subject));
-
-/** Whether alice's kept copy of a mail is in the offline store. */
-const keptInDb = (page: Page, id: string) => page.evaluate((mid) => new Promise<boolean>((resolve) => {
-  const open = indexedDB.open('mailwing-offline');
-  open.onsuccess = () => {
-    const get = open.result.transaction('mails').objectStore('mails').get(['alice@demo.test', mid]);
-    get.onsuccess = () => { resolve(Boolean(get.result)); open.result.close(); };
-    get.onerror = () => resolve(false);
-  };
-  open.onerror = () => resolve(false);
-}), id);
 
 /** Opens the app as alice in `lang` (account and device), with the service worker active. */
 async function openAs(page: Page, alice: string, lang: 'en' | 'zh'): Promise<void> {
@@ -103,7 +93,7 @@ describe('offline reply and forward', () => {
         await page.goBack();
         await page.locator('.mw-mail-row', { hasText: subject }).waitFor();
       }
-      await expect.poll(async () => (await keptInDb(page, replyId)) && (await keptInDb(page, forwardId)), { timeout: 10_000 }).toBe(true);
+      await expect.poll(async () => (await keptInDb(page, 'alice@demo.test', replyId)) && (await keptInDb(page, 'alice@demo.test', forwardId)), { timeout: 10_000 }).toBe(true);
 
       // What compose starts with online, in this page's language and time zone.
       const tz = String(await page.evaluate(() => -new Date().getTimezoneOffset()));
@@ -213,22 +203,10 @@ describe('offline reply and forward', () => {
         await openAs(p, alice, lang);
         await p.goto(`${BASE_URL}/#/pages/setting/index`);
         await p.locator('.mw-nav').first().waitFor();
-        await expect.poll(() => p.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'mailwing-offline')), { timeout: 10_000 }).toBe(true);
+        await expect.poll(() => offlineStoreExists(p), { timeout: 10_000 }).toBe(true);
         const subject = `Hanging at logout ${lang}-${Date.now()}`;
         // A mail left in the outbox (put straight into the store, so no start-up replay sends it).
-        await p.evaluate((s) => new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('mailwing-offline');
-          open.onsuccess = () => {
-            const tx = open.result.transaction('outbox', 'readwrite');
-            tx.objectStore('outbox').put({
-              key: `hang-${Date.now()}`, owner: 'alice@demo.test', subject: s, to: 'bob@demo.test', createdAt: Date.now(), state: 'waiting',
-              data: { to: 'bob@demo.test', subject: s, html: '<p>the server hangs</p>', undo: false },
-            });
-            tx.oncomplete = () => { open.result.close(); resolve(); };
-            tx.onerror = () => reject(tx.error);
-          };
-          open.onerror = () => reject(open.error);
-        }), subject);
+        await putOffline(p, 'outbox', outboxMail(`hang-${Date.now()}`, subject));
         // The device is online but the server never answers the send.
         let hung = 0;
         await p.route('**/h5/write/send**', () => { hung += 1; });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { BASE_URL } from '../env';
 import { api, apiToken, launch, phone, screenshot, sendMail, smallTargets, waitUntil } from '../helpers';
+import { keptInDb, offlineStoreExists, outboxMail, putOffline } from '../offline-store';
 
 // Issue 15, scope 3: offline-first. Alice opens a mail online; offline (the installed app's
 // service worker active) she reads it, stars it, and writes a mail that waits in the outbox;
@@ -66,16 +67,7 @@ describe('offline-first', () => {
       await page.locator('.mw-read-subject', { hasText: kept }).waitFor();
       await page.goBack();
       await page.locator('.mw-mail-row', { hasText: kept }).waitFor();
-      const keptInDb = () => page.evaluate((id) => new Promise<boolean>((resolve) => {
-        const open = indexedDB.open('mailwing-offline');
-        open.onsuccess = () => {
-          const get = open.result.transaction('mails').objectStore('mails').get(['alice@demo.test', id]);
-          get.onsuccess = () => { resolve(Boolean(get.result)); open.result.close(); };
-          get.onerror = () => resolve(false);
-        };
-        open.onerror = () => resolve(false);
-      }), mail.id);
-      await expect.poll(keptInDb, { timeout: 10_000 }).toBe(true);
+      await expect.poll(() => keptInDb(page, 'alice@demo.test', mail.id), { timeout: 10_000 }).toBe(true);
 
       // Offline, and the app started afresh from the service worker.
       await context.setOffline(true);
@@ -206,7 +198,7 @@ describe('offline-first', () => {
       await logoutButton.click();
       await discard.click();
       await page.waitForURL(/login/);
-      await expect.poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'mailwing-offline')), { timeout: 10_000 }).toBe(false);
+      await expect.poll(() => offlineStoreExists(page), { timeout: 10_000 }).toBe(false);
       await context.setOffline(false);
       await page.waitForTimeout(1000);
       expect(await withSubject(bob, '0', written)).toHaveLength(0);
@@ -221,20 +213,8 @@ describe('offline-first', () => {
     await page.locator('.mw-nav').first().waitFor();
     // A mail left in the outbox (written offline, the replay not yet run): put straight into
     // the store, so no online event or start-up replay sends it before the logout does.
-    await expect.poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'mailwing-offline')), { timeout: 10_000 }).toBe(true);
-    await page.evaluate((subject) => new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open('mailwing-offline');
-      open.onsuccess = () => {
-        const tx = open.result.transaction('outbox', 'readwrite');
-        tx.objectStore('outbox').put({
-          key: `logout-${Date.now()}`, owner: 'alice@demo.test', subject, to: 'bob@demo.test', createdAt: Date.now(), state: 'waiting',
-          data: { to: 'bob@demo.test', subject, html: '<p>sent before logout</p>', undo: false },
-        });
-        tx.oncomplete = () => { open.result.close(); resolve(); };
-        tx.onerror = () => reject(tx.error);
-      };
-      open.onerror = () => reject(open.error);
-    }), written);
+    await expect.poll(() => offlineStoreExists(page), { timeout: 10_000 }).toBe(true);
+    await putOffline(page, 'outbox', outboxMail(`logout-${Date.now()}`, written));
     await page.getByRole('button', { name: 'Log out', exact: true }).click();
     // Sent first, so the usual question, not the outbox warning.
     await page.getByText('Log out of this mailbox?').waitFor();
@@ -243,6 +223,40 @@ describe('offline-first', () => {
     expect(await withSubject(bob, '0', written)).toHaveLength(1);
     await page.locator('.adm-dialog-footer .adm-button', { hasText: 'Cancel' }).click();
     await page.getByText('Log out of this mailbox?').waitFor({ state: 'hidden' });
+  });
+
+  it('a mail put in the outbox while a replay is sending goes in one more run, not left waiting', async () => {
+    const first = `Outbox first ${Date.now()}`;
+    const second = `Outbox second ${Date.now()}`;
+    await page.goto(`${BASE_URL}/?t=${encodeURIComponent(alice)}&email=alice@demo.test`);
+    await page.locator('.mw-mail-row').first().waitFor();
+    await page.goto(`${BASE_URL}/#/pages/setting/index`);
+    await page.locator('.mw-nav').first().waitFor();
+    await expect.poll(() => offlineStoreExists(page), { timeout: 10_000 }).toBe(true);
+    // Each send is held until the test lets it go.
+    const held: Route[] = [];
+    await page.route('**/h5/write/send**', (route) => { held.push(route); });
+    try {
+      await putOffline(page, 'outbox', outboxMail(`first-${Date.now()}`, first));
+      // The connection coming back starts a replay (offline/boot.ts): it reads the outbox and sends the first mail.
+      await page.evaluate(() => window.dispatchEvent(new Event('online')));
+      await expect.poll(() => held.length, { timeout: 10_000 }).toBe(1);
+      // While that send is under way a second mail joins the outbox, and a replay is asked for
+      // again (logout asks the same way, then counts what is left).
+      await putOffline(page, 'outbox', outboxMail(`second-${Date.now()}`, second));
+      await page.evaluate(() => window.dispatchEvent(new Event('online')));
+      await held[0]!.continue();
+      // The run under way read the outbox before the second mail came: one more run sends it.
+      await expect.poll(() => held.length, { timeout: 10_000 }).toBe(2);
+      await held[1]!.continue();
+      await waitUntil(async () => (await withSubject(bob, '0', second)).length > 0);
+      expect(await withSubject(bob, '0', first)).toHaveLength(1);
+      expect(await withSubject(bob, '0', second)).toHaveLength(1);
+    } finally {
+      await page.unroute('**/h5/write/send**');
+      // A send the test did not reach is let go (one already let go refuses, harmlessly).
+      for (const route of held) await route.continue().catch(() => undefined);
+    }
   });
 
   it('logging out online with an empty outbox still sends the queued actions first', async () => {
@@ -254,16 +268,7 @@ describe('offline-first', () => {
     await page.goto(`${BASE_URL}/#/pages/setting/index`);
     await page.locator('.mw-nav').first().waitFor();
     // A star queued offline whose replay has not run yet: put straight into the store.
-    await page.evaluate((id) => new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open('mailwing-offline');
-      open.onsuccess = () => {
-        const tx = open.result.transaction('actions', 'readwrite');
-        tx.objectStore('actions').put({ key: `logout-star-${Date.now()}`, owner: 'alice@demo.test', path: '/mailop/star', data: { ids: id, star: true }, createdAt: Date.now() });
-        tx.oncomplete = () => { open.result.close(); resolve(); };
-        tx.onerror = () => reject(tx.error);
-      };
-      open.onerror = () => reject(open.error);
-    }), mail.id);
+    await putOffline(page, 'actions', { key: `logout-star-${Date.now()}`, owner: 'alice@demo.test', path: '/mailop/star', data: { ids: mail.id, star: true }, createdAt: Date.now() });
     await page.getByRole('button', { name: 'Log out', exact: true }).click();
     await page.getByText('Log out of this mailbox?').waitFor();
     // The star reached the server before the question (logout would wipe the queue).
@@ -282,7 +287,7 @@ describe('offline-first', () => {
     await ok.first().waitFor();
     await ok.first().click();
     await page.waitForURL(/login/);
-    await expect.poll(() => page.evaluate(async () => (await indexedDB.databases()).some((d) => d.name === 'mailwing-offline')), { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => offlineStoreExists(page), { timeout: 10_000 }).toBe(false);
     expect(token).not.toBe('');
   });
 });

@@ -101,15 +101,32 @@ export async function queueAction(email: string, path: string, data: Form): Prom
 const later = (error: unknown) => !(error instanceof ApiError) || error.code === 0 || error.code === 401 || error.code === 429 || error.code < 0;
 
 let running: Promise<void> | null = null;
+let again = false;
 
 /** While a replay runs, a failed replayed action must not be queued again (offline/index.ts). */
 export const replaying = () => running !== null;
 
-/** Replays the current mailbox's queue, then its outbox. One run at a time per tab. */
+/**
+ * Replays the current mailbox's queue, then its outbox. One run at a time per tab; a call made
+ * while a run is under way gets one more run after it, since that run may have read the
+ * outbox before the caller's mail was put there (logout waits on this promise to count what
+ * is left: it must not see a run that never looked at the mail it is asking about).
+ */
 export function replay(): Promise<void> {
-  running ??= run().finally(() => {
-    running = null;
-  });
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    try {
+      do {
+        again = false;
+        await run();
+      } while (again);
+    } finally {
+      running = null;
+    }
+  })();
   return running;
 }
 
