@@ -128,7 +128,9 @@ export class FileBlobStore implements BlobStore {
   }
 
   async ensure(staged: StagedBlob): Promise<void> {
-    if (!(await this.has(staged.hash))) await this.linkFinal(staged);
+    // Straight to the link: an existing final name answers EEXIST there, so asking first
+    // (an access) was one more trip to the thread pool on every mail received.
+    await this.linkFinal(staged);
   }
 
   async release(staged: StagedBlob): Promise<void> {
