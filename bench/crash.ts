@@ -56,14 +56,14 @@ try {
     for (const subject of acked) {
       const row = stored.get(subject);
       if (!row) continue;
-      const raw = await services.blobs.store.get(row.blob_hash).catch(() => null);
+      const raw = await services.blobs.get(row.blob_hash).catch(() => null);
       if (raw && raw.length === row.size && raw.includes(`Subject: ${subject}\r\n`)) found += 1;
       else unreadable += 1;
     }
     // Half-stored: any message row whose blob is missing or short, acknowledged or not.
     let halfStored = 0;
     for (const r of rows) {
-      const raw = await services.blobs.store.get(r.blob_hash).catch(() => null);
+      const raw = await services.blobs.get(r.blob_hash).catch(() => null);
       if (!raw || raw.length !== r.size) halfStored += 1;
     }
     console.log(JSON.stringify({

@@ -184,7 +184,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const uploads = new UploadService(db, blobs, config.attachments);
   const hostname = config.smtp.hostname;
   const outbound = new SmtpOutbound(config.delivery, hostname);
-  const delivery = new DeliveryWorker({ db, store, ingest, outbound, cfg: config.delivery, hostname, log });
+  const delivery = new DeliveryWorker({ db, blobs, ingest, outbound, cfg: config.delivery, hostname, log });
   // Audit mails auditors and senders through the system mailer, made below; a pass wakes the timed-send runner.
   const audit = new AuditService({ db, messages, mailer: { send: (m) => mailer.send(m) }, webBase: `https://${hostname}`, onReleased: () => queue.wake(), log });
   // The runner needs compose (timed sends) and compose needs to wake the runner after a send.

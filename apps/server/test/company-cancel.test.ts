@@ -82,15 +82,15 @@ describe('cancellation', () => {
     expect(await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM domains WHERE name = 'gone.test'`)).toBe(0);
     expect(await s.post('/h5/login/h5', { email: 'admin@gone.test', password: 'cancel-pass-1' })).toMatchObject({ code: 403, reason: 'login.bad_credentials' });
     expect((await s.get('/h5/mbox/index', {}, adminA)).code).toBe(401);
-    expect(await s.rt.services.blobs.store.has(onlyA)).toBe(false);
-    expect(await s.rt.services.blobs.store.has(exportBlob)).toBe(false);
+    expect(await s.rt.services.blobs.has(onlyA)).toBe(false);
+    expect(await s.rt.services.blobs.has(exportBlob)).toBe(false);
     expect(await blobOf('Only A')).toBeUndefined();
 
     // B keeps everything, including the blobs it shared with A; so does the demo company.
     expect(await companyRows(b)).toBe(1);
     expect(await mailOf('stays.test')).toBe(bMailBefore);
     expect(await mailOf('demo.test')).toBe(demoMailBefore);
-    for (const hash of [shared, aToB]) expect(await s.rt.services.blobs.store.has(hash)).toBe(true);
+    for (const hash of [shared, aToB]) expect(await s.rt.services.blobs.has(hash)).toBe(true);
     const inbox = await s.get<{ list: { id: string; subject: string }[] }>('/h5/mail/list', { mid: '0', page: 1, size: 50 }, adminB);
     for (const subject of ['Shared blob', 'From A to B']) {
       const m = inbox.data.list.find((x) => x.subject === subject)!;

@@ -102,7 +102,7 @@ describe('export', () => {
       const stored = (await sql<{ blob_hash: string }>`SELECT m.blob_hash FROM messages m JOIN users u ON u.id = m.user_id WHERE u.email = 'admin@export.test' AND m.folder_mid = ${f.mid} ORDER BY m.id`.execute(db())).rows;
       expect(parsed.length, f.name).toBe(stored.length);
       for (const [i, m] of parsed.entries()) {
-        const original = (await s.rt.services.blobs.store.get(stored[i]!.blob_hash)).toString('latin1').replace(/\r\n/g, '\n');
+        const original = (await s.rt.services.blobs.get(stored[i]!.blob_hash)).toString('latin1').replace(/\r\n/g, '\n');
         expect(unescape(m.raw).toString('latin1').replace(/\n+$/, '')).toBe(original.replace(/\n+$/, ''));
         const mail = await simpleParser(unescape(m.raw));
         expect(mail.messageId).toBeTruthy();
@@ -142,7 +142,7 @@ describe('export', () => {
     await node.tick();
     expect((await exportsOfCustomer(db(), customerId, new Date(now)))[0]).toMatchObject({ state: 'expired', link: null });
     await s.rt.services.blobs.collect();
-    expect(await s.rt.services.blobs.store.has(hash)).toBe(false);
+    expect(await s.rt.services.blobs.has(hash)).toBe(false);
     expect((await fetch(`${s.base}${view!.link}`).then((r) => r.json()) as { reason: string }).reason).toBe('export.link_expired');
   });
 });

@@ -104,7 +104,7 @@ describe('sending to local mailboxes', () => {
     const aliceInbox = (await list(alice, '0')).list.find((m) => m.subject === 'Re: Lunch plans')!;
     const aliceSees = (await s.get<Mail>('/h5/read/index', { mid: aliceInbox.id }, alice)).data;
     expect(aliceSees.thread.map((t) => t.id)).toContain(first.id);
-    const raw = await s.rt.services.blobs.store.get((await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(aliceInbox.id)).executeTakeFirstOrThrow()).blob_hash);
+    const raw = await s.rt.services.blobs.get((await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(aliceInbox.id)).executeTakeFirstOrThrow()).blob_hash);
     const head = raw.toString('utf8').split('\r\n\r\n')[0]!;
     expect(head).toMatch(new RegExp(`In-Reply-To: ${bobOriginal.messageId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(head).toMatch(/References: <[^>]+@demo\.test>/);
@@ -150,7 +150,7 @@ describe('drafts', () => {
     expect(drafts.list.map((m) => m.id)).toEqual([first.data.id]);
     const third = await s.post<{ id: string }>('/h5/write/draft', { to: 'bob@demo.test', subject: 'Now with subject', html: loaded.html, draftId: first.data.id }, alice);
     expect(third.code).toBe(200);
-    const raw = (await s.rt.services.blobs.store.get((await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(second.data.id)).executeTakeFirstOrThrow()).blob_hash)).toString();
+    const raw = (await s.rt.services.blobs.get((await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(second.data.id)).executeTakeFirstOrThrow()).blob_hash)).toString();
     expect(raw).not.toContain(alice);
     expect(raw).toMatch(/src="cid:/);
     expect(raw).toContain('Content-Type: image/png');
@@ -169,7 +169,7 @@ describe('drafts', () => {
     expect(loaded.to.map((a) => a.address)).toEqual(['bob@demo.test', 'bob@dem']);
     expect(loaded.cc.map((a) => a.address)).toEqual(['李雷']);
     const row = await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(r.data.id)).executeTakeFirstOrThrow();
-    const head = (await s.rt.services.blobs.store.get(row.blob_hash)).toString('utf8').split('\r\n\r\n')[0]!;
+    const head = (await s.rt.services.blobs.get(row.blob_hash)).toString('utf8').split('\r\n\r\n')[0]!;
     expect(head).toMatch(/^To: bob@demo\.test$/m);
     expect(head).not.toMatch(/^Cc:/m);
     expect((await s.post('/h5/write/send', { to: 'bob@dem', subject: 'x' }, alice)).code).toBe(422);

@@ -109,7 +109,7 @@ describe('outbound delivery through the queue', () => {
       return inbox.list.find((m) => m.subject.startsWith('Undelivered Mail Returned to Sender: Will bounce')) ?? null;
     });
     const row = await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(bounce.id)).executeTakeFirstOrThrow();
-    const raw = (await s.rt.services.blobs.store.get(row.blob_hash)).toString();
+    const raw = (await s.rt.services.blobs.get(row.blob_hash)).toString();
     expect(raw).toMatch(/Content-Type: multipart\/report;\s*report-type=delivery-status/i);
     expect(raw).toMatch(/Final-Recipient: rfc822; erin@partner\.test/);
     expect(raw).toMatch(/Status: 5\.1\.1/);

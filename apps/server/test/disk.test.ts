@@ -173,7 +173,7 @@ describe('disk uploads', () => {
     expect((await listAll(alice)).list.some((n) => n.name === 'bad.txt')).toBe(false);
     expect((await usage(alice)).reservedBytes).toBe(0);
     // Its bytes did not stay behind in the blob store.
-    expect(await s.rt.services.blobs.store.has(sha(data))).toBe(false);
+    expect(await s.rt.services.blobs.has(sha(data))).toBe(false);
   });
 
   it('sweeps unfinished uploads after 24 h by the clock it is given, freeing their reservation', async () => {

@@ -114,7 +114,7 @@ describe('SPF, DKIM and DMARC', () => {
     expect(mail.auth).toEqual({ external: true, verdict: 'pass', spf: 'pass', dkim: 'pass', dmarc: 'pass' });
     const row = await s.rt.services.db.selectFrom('messages').select(['auth_results', 'blob_hash']).where('id', '=', Number(mail.id)).executeTakeFirstOrThrow();
     expect(row.auth_results).toMatchObject({ external: true, dkimDomain: 'good.example', fromDomain: 'good.example', action: 'deliver' });
-    const raw = (await s.rt.services.blobs.store.get(row.blob_hash)).toString('latin1');
+    const raw = (await s.rt.services.blobs.get(row.blob_hash)).toString('latin1');
     const head = raw.slice(0, raw.indexOf('\r\nReceived: from'));
     expect(head).toMatch(/^Return-Path: <news@good\.example>\r\nReceived-SPF: pass /);
     expect(head).toMatch(/\r\nAuthentication-Results: mx\.test\.local;\r\n dkim=pass header\.i=@good\.example/);

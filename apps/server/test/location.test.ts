@@ -136,7 +136,7 @@ describe('the static map in a mail', () => {
     expect(mail.html).toMatch(/\/h5\/read\/inline\?mid=\d+&amp;cid=/);
     expect(mail.html).not.toContain(`127.0.0.1:${port}`);
     expect(mail.html).toContain('open-location?lat=39.9087');
-    const raw = (await s.rt.services.blobs.store.get((await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(got.id)).executeTakeFirstOrThrow()).blob_hash)).toString();
+    const raw = (await s.rt.services.blobs.get((await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', Number(got.id)).executeTakeFirstOrThrow()).blob_hash)).toString();
     expect(raw).toMatch(/src=(?:3D)?"cid:/);
     expect(raw).toContain('Content-Type: image/png');
     expect(raw).not.toContain(alice);

@@ -110,11 +110,11 @@ describe('reading and operations', () => {
     await s.post('/h5/mailop/delete', { ids: a.id }, alice);
     expect((await s.post('/h5/mailop/purge', { ids: a.id }, alice)).data).toEqual({ changed: 1 });
     expect((await s.get('/h5/read/index', { mid: a.id }, alice)).code).toBe(404);
-    expect(await s.rt.services.blobs.store.has(hash)).toBe(true);
+    expect(await s.rt.services.blobs.has(hash)).toBe(true);
     expect((await s.get<Mail>('/h5/read/index', { mid: b.id }, bob)).data.subject).toBe('shared blob');
     await s.post('/h5/mailop/junk', { ids: b.id }, bob);
     await s.post('/h5/mailop/purge', { ids: b.id }, bob);
-    expect(await s.rt.services.blobs.store.has(hash)).toBe(false);
+    expect(await s.rt.services.blobs.has(hash)).toBe(false);
     expect(await s.rt.services.db.selectFrom('blobs').select('hash').where('hash', '=', hash).executeTakeFirst()).toBeUndefined();
   });
 

@@ -213,7 +213,7 @@ describe('codes by e-mail', () => {
     expect(sent.data).toEqual({ sent: true, resendIn: 60, to: 'c***@example.com' });
     const job = await db().selectFrom('outbox').selectAll().where('rcpt', '=', 'carol@example.com').executeTakeFirstOrThrow();
     expect(job).toMatchObject({ status: 'queued', message_id: null, sender_id: null, mail_from: 'postmaster@demo.test' });
-    const raw = await s.rt.services.blobs.store.get(job.blob_hash!);
+    const raw = await s.rt.services.blobs.get(job.blob_hash!);
     const parsed = await simpleParser(raw);
     expect(parsed.headers.get('dkim-signature')).toBeTruthy();
     expect(parsed.headers.get('auto-submitted')).toBe('auto-generated');
@@ -225,12 +225,12 @@ describe('codes by e-mail', () => {
     expect(r.data.backupEmail).toBe('c***@example.com');
     // The blob is kept by the queued job alone; the collector leaves it.
     await s.rt.services.blobs.collect();
-    expect(await s.rt.services.blobs.store.has(job.blob_hash!)).toBe(true);
+    expect(await s.rt.services.blobs.has(job.blob_hash!)).toBe(true);
     // Once delivered, nothing needs it: the collector takes it (this threw on the outbox's foreign
     // key, and failed whatever request ran the collector), and the job stays as the record.
     await db().updateTable('outbox').set({ status: 'sent' }).where('id', '=', job.id).execute();
     expect(await s.rt.services.blobs.collect()).toBeGreaterThanOrEqual(1);
-    expect(await s.rt.services.blobs.store.has(job.blob_hash!)).toBe(false);
+    expect(await s.rt.services.blobs.has(job.blob_hash!)).toBe(false);
     expect(await db().selectFrom('outbox').select(['status', 'blob_hash']).where('id', '=', job.id).executeTakeFirstOrThrow()).toEqual({ status: 'sent', blob_hash: null });
     // Removing the backup address needs the password.
     expect((await s.post('/h5/setting/backup-email', { email: '', password: 'bad' }, bob)).code).toBe(403);

@@ -143,8 +143,8 @@ describe('avatar', () => {
     expect(await refcount(now)).toBe(2);
     const collected = await s.rt.services.blobs.collect();
     expect(collected).toBeGreaterThanOrEqual(1);
-    expect(await s.rt.services.blobs.store.has(old)).toBe(false);
-    expect(await s.rt.services.blobs.store.has(now)).toBe(true);
+    expect(await s.rt.services.blobs.has(old)).toBe(false);
+    expect(await s.rt.services.blobs.has(now)).toBe(true);
   });
 
   it('refuses what is not a PNG, JPEG, GIF or WebP image, whatever its name and type say', async () => {

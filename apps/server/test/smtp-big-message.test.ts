@@ -105,7 +105,7 @@ describe('a message bigger than the in-memory threshold', () => {
     const id = Number(/stored as (\d+)/.exec(reply)?.[1]);
 
     const row = await s.rt.services.db.selectFrom('messages').select(['blob_hash', 'size']).where('id', '=', id).executeTakeFirstOrThrow();
-    const raw = await s.rt.services.blobs.store.get(row.blob_hash);
+    const raw = await s.rt.services.blobs.get(row.blob_hash);
     expect(createHash('sha256').update(raw).digest('hex')).toBe(row.blob_hash);
     expect(Number(row.size)).toBe(raw.length);
     expect(raw.subarray(raw.length - sent.length).equals(sent)).toBe(true);

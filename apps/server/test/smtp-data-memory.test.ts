@@ -87,7 +87,7 @@ describe('DATA over the size limit is not kept in memory', () => {
     expect(ok).toMatch(/^250 /);
     const id = Number(/stored as (\d+)/.exec(ok)?.[1]);
     const row = await s.rt.services.db.selectFrom('messages').select('blob_hash').where('id', '=', id).executeTakeFirstOrThrow();
-    const raw = await s.rt.services.blobs.store.get(row.blob_hash);
+    const raw = await s.rt.services.blobs.get(row.blob_hash);
     expect(raw.subarray(raw.length - exact.length).equals(exact)).toBe(true);
     // Only trace headers come before it.
     const prefix = raw.subarray(0, raw.length - exact.length).toString();

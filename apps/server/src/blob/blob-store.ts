@@ -6,6 +6,12 @@ export interface StagedBlob {
   size: number;
   /** Internal to the backend. */
   readonly token: string;
+  /**
+   * The bytes of a small blob kept in its database row rather than in the store
+   * (BlobService.stage): no file and no staging link, and durable with the commit that
+   * references it. Absent for every blob the store holds.
+   */
+  readonly data?: Buffer;
 }
 
 /**

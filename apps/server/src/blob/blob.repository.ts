@@ -5,17 +5,44 @@ import type { Db } from '../db/connect.js';
 // collector removes files, under the row lock, so a concurrent writer that takes
 // the same lock afterwards sees the removal and restores the file (FileBlobStore.ensure).
 
+/** New references to a blob; `data` carries the bytes of one kept in its row (BlobService.stage). */
+export interface BlobRef { hash: string; size: number; n: number; data?: Buffer }
+
 /** Adds references; `refs` must name each hash once. Rows are locked in hash order, so concurrent writers cannot deadlock. */
-export async function addRefs(db: Db, refs: { hash: string; size: number; n: number }[]): Promise<void> {
+export async function addRefs(db: Db, refs: BlobRef[]): Promise<void> {
   if (refs.length > 0) await addRefsSql(refs).execute(db);
 }
 
-/** `addRefs` as a statement of its own or as a part of one (features/message/filing.repository.ts). */
-export function addRefsSql(refs: { hash: string; size: number; n: number }[]) {
+/**
+ * `addRefs` as a statement of its own or as a part of one (features/message/filing.repository.ts).
+ * The rows' bytes travel as one binary parameter, cut by offset and length: an array of bytea
+ * would be sent as hex text, twice the bytes and a decode on the database. A row that already
+ * exists keeps the bytes it has, and gains these if it had none (its file may be gone: see collect).
+ */
+export function addRefsSql(refs: BlobRef[]) {
+  let at = 0;
+  const offsets = refs.map((r) => (r.data ? (at += r.data.length) - r.data.length : 0));
+  const lengths = refs.map((r) => (r.data ? r.data.length : -1));
+  const bytes = Buffer.concat(refs.flatMap((r) => (r.data ? [r.data] : [])));
   // Inserted, and so locked, in hash order.
-  return sql`INSERT INTO blobs (hash, size, refcount)
-    SELECT * FROM unnest(${refs.map((r) => r.hash)}::text[], ${refs.map((r) => r.size)}::bigint[], ${refs.map((r) => r.n)}::int[]) ORDER BY 1
-    ON CONFLICT (hash) DO UPDATE SET refcount = blobs.refcount + excluded.refcount`;
+  return sql`INSERT INTO blobs (hash, size, refcount, data)
+    SELECT r.hash, r.size, r.n, CASE WHEN r.len < 0 THEN NULL ELSE substring(${bytes}::bytea FROM r.off + 1 FOR r.len) END
+    FROM unnest(${refs.map((r) => r.hash)}::text[], ${refs.map((r) => r.size)}::bigint[], ${refs.map((r) => r.n)}::int[], ${offsets}::int[], ${lengths}::int[])
+      AS r(hash, size, n, off, len) ORDER BY 1
+    ON CONFLICT (hash) DO UPDATE SET refcount = blobs.refcount + excluded.refcount, data = COALESCE(blobs.data, excluded.data)`;
+}
+
+export async function hasRowData(db: Db, hash: string): Promise<boolean> {
+  return (await db.selectFrom('blobs').select('hash').where('hash', '=', hash).where('data', 'is not', null).executeTakeFirst()) !== undefined;
+}
+
+/** The bytes of a blob kept in its row, or null when the store holds it. */
+export async function rowData(db: Db, hash: string): Promise<Buffer | null> {
+  const row = await db.selectFrom('blobs').select('data').where('hash', '=', hash).where('data', 'is not', null).executeTakeFirst();
+  if (!row?.data) return null;
+  // The embedded database's thread hands back a Uint8Array.
+  const d = row.data as Uint8Array;
+  return Buffer.isBuffer(d) ? d : Buffer.from(d.buffer, d.byteOffset, d.byteLength);
 }
 
 export async function dropRefs(db: Db, counts: Map<string, number>): Promise<void> {

@@ -31,7 +31,7 @@ export interface SessionsTable {
 }
 export interface AuthFailuresTable { key: string; count: number; window_start: Date }
 export interface FoldersTable { user_id: number; mid: number; parent_mid: number | null; name: string; depth: number; unread: Generated<number>; total: Generated<number>; convs: Generated<number> }
-export interface BlobsTable { hash: string; size: number; refcount: Generated<number>; created_at: CreatedAt }
+export interface BlobsTable { hash: string; size: number; refcount: Generated<number>; created_at: CreatedAt; data: Buffer | null }
 export interface MailContentsTable {
   id: Id; blob_hash: string; message_id: string; in_reply_to: string; references_list: string; subject: string;
   from_name: string; from_address: string; to_list: Json<Address[]>; cc_list: Json<Address[]>; reply_to: Json<Address[]>;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { BlobStore } from '../blob/blob-store.js';
+import type { BlobService } from '../blob/blob.service.js';
 import type { DeliveryConfig } from '../config.js';
 import type { Db } from '../db/connect.js';
 import type { IngestService } from '../features/message/ingest.service.js';
@@ -10,7 +10,7 @@ import type { AttemptResult, SmtpOutbound } from './smtp-outbound.js';
 
 export interface DeliveryDeps {
   db: Db;
-  store: BlobStore;
+  blobs: BlobService;
   ingest: IngestService;
   outbound: SmtpOutbound;
   cfg: DeliveryConfig;
@@ -36,7 +36,7 @@ export class DeliveryWorker {
   private async deliver(job: outbox.ClaimedJob): Promise<void> {
     let raw: Buffer;
     try {
-      raw = await this.d.store.get(job.blob_hash);
+      raw = await this.d.blobs.get(job.blob_hash);
     } catch (err) {
       return this.fail(job, Buffer.alloc(0), { ok: false, permanent: true, host: '', error: `554 5.3.0 the message could not be read from storage (${(err as Error).message})` });
     }

@@ -98,7 +98,7 @@ export function userContentHeaders(reply: FastifyReply): FastifyReply {
 }
 
 /** A stored file too large to hold in memory: `head` (its first bytes) decides the type, `open` reads it or a range of it. */
-export interface UserStream { name: string; size: number; declaredType: string; head: Buffer; open(range?: { start: number; end: number }): Readable }
+export interface UserStream { name: string; size: number; declaredType: string; head: Buffer; open(range?: { start: number; end: number }): Promise<Readable> }
 
 /** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range (RFC 9110 §14.1.2); several ranges, or a bad one, get the whole file. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
@@ -129,7 +129,7 @@ export async function sendUserStream(reply: FastifyReply, file: UserStream, opts
   if (range === 'unsatisfiable') return reply.status(416).header('Content-Range', `bytes */${file.size}`).send();
   if (range) {
     return reply.status(206).header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
-      .header('Content-Length', range.end - range.start + 1).send(file.open(range));
+      .header('Content-Length', range.end - range.start + 1).send(await file.open(range));
   }
-  return reply.header('Content-Length', file.size).send(file.size === 0 ? '' : file.open());
+  return reply.header('Content-Length', file.size).send(file.size === 0 ? '' : await file.open());
 }

@@ -235,7 +235,7 @@ export class InviteService {
   private async readMail(userId: number, messageId: number, tz: string): Promise<{ itip: Itip | null; from: string }> {
     const msg = await repo.messageOf(this.d.db, userId, messageId);
     if (!msg) throw notFound('Message');
-    const mail = await simpleParser(await this.d.blobs.store.get(msg.blob_hash), { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+    const mail = await simpleParser(await this.d.blobs.get(msg.blob_hash), { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
     const part = mail.attachments.find((a) => CALENDAR_TYPES.has(a.contentType.toLowerCase()) && a.size < 512 * 1024);
     return { itip: part ? parseItip(part.content.toString('utf8'), tz) : null, from: msg.from.toLowerCase() };
   }

@@ -11,7 +11,7 @@ export function companyLifeRoutes(app: App, db: Db, blobs: BlobService, now: () 
     const file = await openExport(db, req.query, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') }, now());
     return sendUserStream(reply, {
       name: file.name, size: file.size, declaredType: 'application/zip', head: Buffer.alloc(0),
-      open: (range) => blobs.store.stream(file.hash, range),
+      open: (range) => blobs.stream(file.hash, range),
     }, { inline: false, cache: 'private, no-store', range: req.headers.range });
   });
 }

@@ -42,7 +42,7 @@ export class CompanyLifeService {
     this.now = d.now ?? (() => new Date());
     this.jobs = new CompanyJobRunner(d.db, this.now, d.log);
     this.jobs.handle('provision', (job, now) => runProvision({ db: d.db, mailer: d.mailer, log: d.log, onStep: d.onProvisionStep }, job, now));
-    this.jobs.handle('export', (job, now) => runExport({ db: d.db, blobs: d.blobs, store: d.blobs.store, contacts: d.contacts, calendarIcs: d.calendarIcs }, job, now));
+    this.jobs.handle('export', (job, now) => runExport({ db: d.db, blobs: d.blobs, contacts: d.contacts, calendarIcs: d.calendarIcs }, job, now));
     this.jobs.handle('purge', (job, now) => runPurge({ db: d.db, blobs: d.blobs, messages: d.messages }, job, now));
     this.runner = new QueueRunner(() => this.tick(), LIFE_POLL_MS, d.log);
   }

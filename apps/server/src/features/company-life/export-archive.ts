@@ -1,12 +1,13 @@
 import { Zip, ZipDeflate } from 'fflate';
-import type { BlobStore, StagedBlob } from '../../blob/blob-store.js';
+import type { StagedBlob } from '../../blob/blob-store.js';
+import type { BlobService } from '../../blob/blob.service.js';
 import type { Db } from '../../db/connect.js';
 import type { CalendarIcsService } from '../calendar/calendar-ics.service.js';
 import type { ContactService } from '../contact/contact.service.js';
 import { listFolders, SYSTEM_FOLDER_NAMES } from '../mailbox/mailbox.repository.js';
 import * as repo from './export.repository.js';
 
-export interface ArchiveDeps { db: Db; store: BlobStore; contacts: ContactService; calendarIcs: CalendarIcsService }
+export interface ArchiveDeps { db: Db; blobs: BlobService; contacts: ContactService; calendarIcs: CalendarIcsService }
 
 const PAGE = 200;
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -39,7 +40,7 @@ function safe(name: string): string {
  * `calendar.ics` (the calendar's own export), and `notes.json` (locked notes as their ciphertext).
  */
 export async function buildArchive(d: ArchiveDeps, customerId: number, now: Date): Promise<{ staged: StagedBlob; messages: number }> {
-  const writer = await d.store.stageStream();
+  const writer = await d.blobs.store.stageStream();
   let pending: Promise<void> = Promise.resolve();
   let failed: Error | null = null;
   const zip = new Zip((err, chunk) => {
@@ -84,7 +85,7 @@ export async function buildArchive(d: ArchiveDeps, customerId: number, now: Date
           for (;;) {
             const page = await repo.folderPage(d.db, box.id, f.mid, after, PAGE);
             for (const m of page) {
-              yield mboxEntry(await d.store.get(m.blob_hash), m.from_address, m.received_at);
+              yield mboxEntry(await d.blobs.get(m.blob_hash), m.from_address, m.received_at);
               messages += 1;
             }
             if (page.length < PAGE) return;

@@ -78,7 +78,7 @@ export async function exportsOfCustomer(db: Db, customerId: number, now: Date = 
 }
 
 /** Builds the archive of a claimed export job; a retry after the archive was stored only finishes the job. */
-export async function runExport(d: ArchiveDeps & { blobs: BlobService }, job: JobRow, now: Date): Promise<void> {
+export async function runExport(d: ArchiveDeps, job: JobRow, now: Date): Promise<void> {
   const current = await jobs.findJob(d.db, job.id);
   if (!current || current.state !== 'pending') return;
   const { staged, messages } = await buildArchive(d, job.customer_id, now);

@@ -190,7 +190,7 @@ export class ComposeService {
       return due.length;
     }).finally(async () => { for (const r of ruledAll) await r.ruled.release(); });
     this.d.ingest.announce(delivered);
-    for (const r of ruledAll) await this.afterRules(r.ruled, r.plan, await this.d.blobs.store.get(r.sent.blob_hash), r.sender);
+    for (const r of ruledAll) await this.afterRules(r.ruled, r.plan, await this.d.blobs.get(r.sent.blob_hash), r.sender);
     for (const b of bounced) await this.bounceUnknown(b.sent, b.sender, b.addresses);
     if (queued) this.d.onQueued();
     return n;
@@ -437,7 +437,7 @@ export class ComposeService {
   /** A timed or released send: its content is parsed again from the stored blob for the rules. */
   private async ruleStored(trx: Db, sent: repo.SentCopy, sender: repo.SenderProfile, plan: Plan): Promise<RuledDelivery<RuleRecipient> | undefined> {
     if (!this.d.ingest.ruleEngine || plan.local.size === 0) return undefined;
-    const raw = await this.d.blobs.store.get(sent.blob_hash);
+    const raw = await this.d.blobs.get(sent.blob_hash);
     return this.ruleLocal(trx, await this.d.parser.parse(raw, sender.email), raw, sender.email, plan);
   }
 
@@ -473,7 +473,7 @@ export class ComposeService {
   }
 
   private async bounceUnknown(sent: repo.SentCopy, sender: repo.SenderProfile, addresses: string[]): Promise<void> {
-    const raw = await this.d.blobs.store.get(sent.blob_hash);
+    const raw = await this.d.blobs.get(sent.blob_hash);
     for (const rcpt of addresses) {
       await deliverBounce({ db: this.d.db, ingest: this.d.ingest, hostname: this.d.hostname },
         { senderId: sender.id, mailFrom: sender.email, rcpt, since: new Date() }, raw, `550 5.1.1 <${rcpt}>: no such mailbox here`, '');

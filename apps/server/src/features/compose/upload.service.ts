@@ -49,7 +49,7 @@ export class UploadService {
   async get(userId: number, id: number): Promise<Part> {
     const [row] = await repo.uploadsOf(this.db, userId, [id]);
     if (!row) throw notFound('Attachment');
-    return { filename: row.name, contentType: row.content_type, size: row.size, content: await this.blobs.store.get(row.blob_hash) };
+    return { filename: row.name, contentType: row.content_type, size: row.size, content: await this.blobs.get(row.blob_hash) };
   }
 
   /**
@@ -73,7 +73,7 @@ export class UploadService {
       if (!id.includes('.')) {
         const u = uploads.get(Number(id));
         if (!u) throw notFound('Attachment');
-        out.push({ filename: u.name, contentType: u.content_type, size: u.size, content: await this.blobs.store.get(u.blob_hash) });
+        out.push({ filename: u.name, contentType: u.content_type, size: u.size, content: await this.blobs.get(u.blob_hash) });
       } else {
         const [mailId, idx] = id.split('.').map(Number) as [number, number];
         const part = partsOf.get(`${mailId}.${idx === 9999 ? -1 : idx}`);
@@ -96,7 +96,7 @@ export class UploadService {
     const row = await messages.findOne(this.db, userId, mailId);
     if (!row) throw notFound('Attachment');
     const metas = (row.attachments as StoredAttachment[]).filter(want);
-    const bodies = await extractAttachments(await this.blobs.store.get(row.blob_hash), metas.map((m) => m.index));
+    const bodies = await extractAttachments(await this.blobs.get(row.blob_hash), metas.map((m) => m.index));
     const out = new Map<string, Part>();
     for (const m of metas) {
       const content = bodies.get(m.index);

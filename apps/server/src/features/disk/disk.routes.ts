@@ -34,7 +34,7 @@ export function diskRoutes(app: App, disk: DiskService, quota: QuotaService, blo
     const hash = node.blob_hash!;
     return sendUserStream(reply, {
       name: node.name, size: Number(node.size), declaredType: node.content_type, head: await blobs.head(hash, 8192),
-      open: (range) => blobs.store.stream(hash, range),
+      open: (range) => blobs.stream(hash, range),
     }, { inline: req.query.inline === '1', cache: 'private, no-store', range: req.headers.range });
   });
 }

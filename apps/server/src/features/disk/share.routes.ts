@@ -23,7 +23,7 @@ export function shareRoutes(app: App, shares: ShareService, blobs: BlobService):
     const file = await shares.open(s, password);
     return sendUserStream(reply, {
       name: file.name, size: file.size, declaredType: file.contentType, head: await blobs.head(file.blobHash, 8192),
-      open: (range) => blobs.store.stream(file.blobHash, range),
+      open: (range) => blobs.stream(file.blobHash, range),
     }, { inline: false, cache: 'private, no-store', range: req.headers.range });
   };
   app.get('/h5/disk/share/download', { config: pub, schema: { tags, querystring: ShareInfoQuery } }, async (req, reply) =>

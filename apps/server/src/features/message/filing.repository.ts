@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
 import { preparedAs } from '../../db/prepared.js';
-import { addRefsSql } from '../../blob/blob.repository.js';
+import { addRefsSql, type BlobRef } from '../../blob/blob.repository.js';
 import { INACTIVE_MAILBOX_STATE, inactiveMailbox, threadedInsertSql, type DeliveredRow } from '../conversation/conversation.repository.js';
 import { contentColumns, lexemesSql } from './message.repository.js';
 import type { ParsedContent } from './mail-parse.js';
 
 /** What one delivery batch writes (IngestService): `rows[].content` is a position (from 1) in `contents`. */
 export interface FilingBatch {
-  blobs: { hash: string; size: number; n: number }[];
+  blobs: BlobRef[];
   contents: { hash: string; content: ParsedContent }[];
   rows: DeliveredRow[];
 }

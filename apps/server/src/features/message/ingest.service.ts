@@ -56,7 +56,8 @@ interface Pending { staged: StagedBlob; size: number; content: ParsedContent; re
 /**
  * Stores one raw message for any number of local mailboxes: one blob, one parsed
  * content row, one messages row per mailbox. `deliver` resolves only once the blob
- * is fsynced and the rows are committed (the durability rule of DESIGN.md); the
+ * is durable (its file fsynced, or a small one's bytes in its row, BlobService.stage)
+ * and the rows are committed (the durability rule of DESIGN.md); the
  * SMTP server acknowledges after that and not before. Concurrent deliveries share
  * transactions through group commit.
  */
@@ -87,16 +88,16 @@ export class IngestService {
 
   async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent, opts: DeliverOptions = {}): Promise<number[]> {
     if (recipients.length === 0) return [];
-    // Parsing (a worker thread) and the blob's fsyncs (the disk) overlap.
+    // Parsing (a worker thread) and a big blob's fsyncs (the disk) overlap.
     const parsing = parsed ? Promise.resolve(parsed) : this.parser.parse(raw, envelopeFrom);
     // Awaited below; if staging fails first, its failure is the one that counts.
     parsing.catch(() => undefined);
-    const staged = await this.blobs.store.stage(raw);
+    const staged = await this.blobs.stage(raw);
     let content: ParsedContent;
     try {
       content = await parsing;
     } catch (err) {
-      await this.blobs.store.release(staged);
+      await this.blobs.release(staged);
       throw err;
     }
     return this.file(staged, content, envelopeFrom, recipients, opts);
@@ -118,7 +119,7 @@ export class IngestService {
     let content: ParsedContent;
     try {
       const loc = this.blobs.store.locate(staged);
-      content = loc ? await this.parser.parseLocated(loc, staged.size, envelopeFrom) : await this.parser.parse(await this.blobs.store.get(staged.hash), envelopeFrom);
+      content = loc ? await this.parser.parseLocated(loc, staged.size, envelopeFrom) : await this.parser.parse(await this.blobs.get(staged.hash), envelopeFrom);
     } catch (err) {
       await this.blobs.store.release(staged);
       throw err;
@@ -133,7 +134,7 @@ export class IngestService {
     let ruled: RuledDelivery<LocalRecipient> | undefined;
     try {
       const filed = opts.asIs ? recipients : await this.applySenderRules(recipients, [content.from.address, envelopeFrom.toLowerCase()]);
-      ruled = opts.asIs ? undefined : await this.rules?.decide(this.db, { content, envelopeFrom, size: staged.size, recipients: filed, readRaw: () => this.blobs.store.get(staged.hash) });
+      ruled = opts.asIs ? undefined : await this.rules?.decide(this.db, { content, envelopeFrom, size: staged.size, recipients: filed, readRaw: () => this.blobs.read(staged) });
       // Every mailbox's rule rejected it: over SMTP (recipients that crossed MX carry `auth`) that is a 550
       // with the rule's text; elsewhere (collection, system mail) the mail is simply not filed.
       const rejectAll = ruled?.rejectAll;
@@ -152,7 +153,7 @@ export class IngestService {
       // After the commit, before anyone is told; outside the committer, whose retry of a failed batch must never re-file a committed one.
       await this.blobs.ensureReferenced([staged]);
     } finally {
-      await this.blobs.store.release(staged);
+      await this.blobs.release(staged);
       await ruled?.release();
     }
     await ruled?.after();
@@ -218,7 +219,7 @@ export class IngestService {
       refs.set(it.staged.hash, { staged: it.staged, n: (prev?.n ?? 0) + it.recipients.length });
     }
     const batch: FilingBatch = {
-      blobs: [...refs.values()].map((r) => ({ hash: r.staged.hash, size: r.staged.size, n: r.n })),
+      blobs: [...refs.values()].map((r) => ({ hash: r.staged.hash, size: r.staged.size, n: r.n, data: r.staged.data })),
       contents: items.map((it) => ({ hash: it.staged.hash, content: it.content })),
       rows: items.flatMap((it, i) => {
         const hasAttach = it.content.attachments.some((a) => !a.inline);

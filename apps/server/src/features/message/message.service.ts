@@ -224,14 +224,14 @@ export class MessageService {
     const index = Number(idx) === 9999 ? -1 : Number(idx);
     const meta = (row.attachments as StoredAttachment[]).find((a) => a.index === index);
     if (!meta) throw notFound('Attachment');
-    return { raw: await this.blobs.store.get(row.blob_hash), meta };
+    return { raw: await this.blobs.get(row.blob_hash), meta };
   }
 
   async inlineByCid(userId: number, mailId: string, cid: string): Promise<{ raw: Buffer; meta: StoredAttachment }> {
     const row = await this.requireMail(userId, mailId);
     const meta = (row.attachments as StoredAttachment[]).find((a) => a.cid === cid);
     if (!meta) throw notFound('Attachment');
-    return { raw: await this.blobs.store.get(row.blob_hash), meta };
+    return { raw: await this.blobs.get(row.blob_hash), meta };
   }
 
   /** The remote image URLs a mail holds back; the proxy serves only these. */

@@ -96,7 +96,7 @@ export class SettingService {
   async avatarImage(email: string): Promise<{ hash: string; contentType: string; body: Buffer }> {
     const hash = await repo.avatarByEmail(this.db, email);
     if (!hash) throw notFound('Avatar');
-    const body = await this.blobs.store.get(hash);
+    const body = await this.blobs.get(hash);
     return { hash, contentType: sniffImage(body) ?? 'application/octet-stream', body };
   }
 
