@@ -38,14 +38,17 @@ export class BlobService {
     if (!staged.data) await this.store.release(staged);
   }
 
+  // The readers below take the caller's transaction when there is one: on the embedded database
+  // a transaction holds the only session, and a read on another handle would wait for it forever.
+
   /** A blob's bytes, wherever they are kept. */
-  async get(hash: string): Promise<Buffer> {
-    return (await repo.rowData(this.db, hash)) ?? this.store.get(hash);
+  async get(hash: string, db: Db = this.db): Promise<Buffer> {
+    return (await repo.rowData(db, hash)) ?? this.store.get(hash);
   }
 
   /** Whether a blob's bytes are kept, in its row or in the store. */
-  async has(hash: string): Promise<boolean> {
-    return (await repo.hasRowData(this.db, hash)) || this.store.has(hash);
+  async has(hash: string, db: Db = this.db): Promise<boolean> {
+    return (await repo.hasRowData(db, hash)) || this.store.has(hash);
   }
 
   /** A staged blob's bytes, before or after its commit. */
@@ -54,8 +57,8 @@ export class BlobService {
   }
 
   /** A blob's bytes as a stream, optionally a byte range (inclusive, as HTTP's). */
-  async stream(hash: string, range?: { start: number; end: number }): Promise<Readable> {
-    const data = await repo.rowData(this.db, hash);
+  async stream(hash: string, range?: { start: number; end: number }, db: Db = this.db): Promise<Readable> {
+    const data = await repo.rowData(db, hash);
     if (!data) return this.store.stream(hash, range);
     return Readable.from([range ? data.subarray(range.start, range.end + 1) : data]);
   }
@@ -100,10 +103,10 @@ export class BlobService {
   }
 
   /** The first bytes of a blob (e.g. a message's header block), without reading a large one whole. */
-  async head(hash: string, bytes = 64 * 1024): Promise<Buffer> {
+  async head(hash: string, bytes = 64 * 1024, db: Db = this.db): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let n = 0;
-    for await (const chunk of await this.stream(hash)) {
+    for await (const chunk of await this.stream(hash, undefined, db)) {
       chunks.push(chunk as Buffer);
       n += (chunk as Buffer).length;
       if (n >= bytes) break;

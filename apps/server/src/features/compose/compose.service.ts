@@ -437,7 +437,7 @@ export class ComposeService {
   /** A timed or released send: its content is parsed again from the stored blob for the rules. */
   private async ruleStored(trx: Db, sent: repo.SentCopy, sender: repo.SenderProfile, plan: Plan): Promise<RuledDelivery<RuleRecipient> | undefined> {
     if (!this.d.ingest.ruleEngine || plan.local.size === 0) return undefined;
-    const raw = await this.d.blobs.get(sent.blob_hash);
+    const raw = await this.d.blobs.get(sent.blob_hash, trx);
     return this.ruleLocal(trx, await this.d.parser.parse(raw, sender.email), raw, sender.email, plan);
   }
 

@@ -118,7 +118,7 @@ export class DiskUploadService {
         if (staged.size !== Number(up.length)) throw new ClientRefusal(460, envelopeBody('checksum'));
         if (up.sha256 !== '' && up.sha256 !== staged.hash) throw new ClientRefusal(460, envelopeBody('checksum'));
         await this.d.blobs.reference(trx, [{ staged, n: 1 }]);
-        const contentType = await detectType(await this.d.blobs.head(staged.hash, 8192), up.name);
+        const contentType = await detectType(await this.d.blobs.head(staged.hash, 8192, trx), up.name);
         return this.d.disk.addFile(trx, Number(up.user_id), up.parent_id === null ? null : Number(up.parent_id), up.name, { size: staged.size, blobHash: staged.hash, contentType });
       }).catch(async (err: unknown) => {
         if (err instanceof ClientRefusal && err.status === 460) {

@@ -25,11 +25,11 @@ export function headersOf(block: string): Record<string, string> {
 }
 
 /** A stored mail as rules see it; headers are read from the blob only when a rule tests one. */
-export async function storedRuleMail(engine: RuleEngine, m: repo.StoredMail, needHeaders: boolean): Promise<RuleMail> {
+export async function storedRuleMail(engine: RuleEngine, m: repo.StoredMail, needHeaders: boolean, db: Db = engine.d.db): Promise<RuleMail> {
   return {
     from: { name: m.from_name, address: m.from_address }, recipients: [...m.to_list, ...m.cc_list].map((a) => a.address),
     subject: m.subject, body: m.body, size: m.size, hasAttach: m.has_attach,
-    headers: needHeaders ? headersOf(headerBlock(await engine.d.blobs.head(m.blob_hash))) : {},
+    headers: needHeaders ? headersOf(headerBlock(await engine.d.blobs.head(m.blob_hash, undefined, db))) : {},
   };
 }
 
@@ -123,7 +123,7 @@ export class MailRuleService {
           // Forward's loop guards read Auto-Submitted, List-Id and Precedence from the stored head.
           const needHeaders = testsHeaders(compiled) || compiled.actions.some((a) => a.type === 'forward');
           for (const m of mails) {
-            const o = evaluate([compiled], await storedRuleMail(this.engine, m, needHeaders));
+            const o = evaluate([compiled], await storedRuleMail(this.engine, m, needHeaders, trx));
             if (o.matched.length === 0) continue;
             matched++;
             await applyToStored(this.engine, trx, j.user_id, m, o, after);

@@ -29,7 +29,7 @@ export async function applyToStored(engine: RuleEngine, trx: Db, userId: number,
   if (fresh.length === 0) return;
   const [box] = await repo.mailboxes(trx, [userId]);
   if (!box) return;
-  const raw = await engine.d.blobs.get(m.blob_hash);
+  const raw = await engine.d.blobs.get(m.blob_hash, trx);
   const targets = await resolveMany(trx, fresh.map((e) => e.kind.slice('forward:'.length)));
   for (const e of fresh) {
     const to = e.kind.slice('forward:'.length);
