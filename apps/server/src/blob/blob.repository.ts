@@ -20,9 +20,15 @@ export async function addRefs(db: Db, refs: BlobRef[]): Promise<void> {
  * exists keeps the bytes it has, and gains these if it had none (its file may be gone: see collect).
  */
 export function addRefsSql(refs: BlobRef[]) {
+  // Each ref's bytes sit at offsets[i] in `bytes`, lengths[i] long; -1 is a ref without bytes.
+  const offsets: number[] = [];
+  const lengths: number[] = [];
   let at = 0;
-  const offsets = refs.map((r) => (r.data ? (at += r.data.length) - r.data.length : 0));
-  const lengths = refs.map((r) => (r.data ? r.data.length : -1));
+  for (const r of refs) {
+    offsets.push(at);
+    lengths.push(r.data ? r.data.length : -1);
+    at += r.data?.length ?? 0;
+  }
   const bytes = Buffer.concat(refs.flatMap((r) => (r.data ? [r.data] : [])));
   // Inserted, and so locked, in hash order.
   return sql`INSERT INTO blobs (hash, size, refcount, data)
@@ -32,13 +38,17 @@ export function addRefsSql(refs: BlobRef[]) {
     ON CONFLICT (hash) DO UPDATE SET refcount = blobs.refcount + excluded.refcount, data = COALESCE(blobs.data, excluded.data)`;
 }
 
+/** The row of a blob whose bytes it keeps (none when the store holds them). */
+const withBytes = (db: Db, hash: string) => db.selectFrom('blobs').where('hash', '=', hash).where('data', 'is not', null);
+
+/** Whether a blob's row keeps its bytes, without reading them. */
 export async function hasRowData(db: Db, hash: string): Promise<boolean> {
-  return (await db.selectFrom('blobs').select('hash').where('hash', '=', hash).where('data', 'is not', null).executeTakeFirst()) !== undefined;
+  return (await withBytes(db, hash).select('hash').executeTakeFirst()) !== undefined;
 }
 
 /** The bytes of a blob kept in its row, or null when the store holds it. */
 export async function rowData(db: Db, hash: string): Promise<Buffer | null> {
-  const row = await db.selectFrom('blobs').select('data').where('hash', '=', hash).where('data', 'is not', null).executeTakeFirst();
+  const row = await withBytes(db, hash).select('data').executeTakeFirst();
   if (!row?.data) return null;
   // The embedded database's thread hands back a Uint8Array.
   const d = row.data as Uint8Array;

@@ -18,7 +18,7 @@ export const ROW_BLOB_MAX = 64 * 1024;
 
 /**
  * Ties the store's files to the database's reference counts, and owns where a blob's bytes
- * live: read blobs through this service (get, stream, head), never the store, since a blob
+ * live: read blobs through this service (get, read, stream, head, has), never the store, since a blob
  * may be kept in its row.
  */
 export class BlobService {
