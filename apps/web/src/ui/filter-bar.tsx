@@ -3,7 +3,7 @@ import type { QuickFilter } from '@mailwing/shared';
 import type { ListFilters } from '../api/endpoints';
 import { useT } from '../i18n';
 import { useTags } from '../state/tags';
-import { useCloseOnLeave } from './close-on-leave';
+import { usePageLayer } from './page-layer';
 import { Swatch } from './tag-chips';
 
 export const QUICK_FILTERS: readonly QuickFilter[] = ['unread', 'starred', 'urgent', 'attach'];
@@ -21,13 +21,14 @@ export function FilterBar({ filter, tag, onChange, disabled = false }: Props) {
   const navigate = useNavigate();
   const tags = useTags();
   const current = tag ? tags.find((t) => t.id === tag) : undefined;
-  const track = useCloseOnLeave();
+  const [layer, openLayer] = usePageLayer();
 
   const chooseTag = () => {
-    void import('./tag-sheet').then(({ showTagSheet }) => track(showTagSheet(m, tags, tag, (picked) => {
+    const onPick = (picked: string | undefined) => {
       if (picked === 'manage') navigate('/pages/modules/tag-list/index');
       else onChange({ filter, tag: picked });
-    })));
+    };
+    void import('./tag-sheet').then(({ TagSheet }) => openLayer((control) => <TagSheet {...control} m={m} tags={tags} current={tag} onPick={onPick} />));
   };
 
   const chip = (key: string, on: boolean, label: string, onClick: () => void) => (
@@ -44,6 +45,7 @@ export function FilterBar({ filter, tag, onChange, disabled = false }: Props) {
         <span className="mw-filter-tag-name">{current ? current.name : m.filterTag}</span>
         <span className="mw-filter-arrow" aria-hidden="true" />
       </button>
+      {layer}
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { FolderList, folderTree } from '../../../ui/folder-list';
 import { folderLevel } from '../../../ui/folder-rules';
 import { Page } from '../../../ui/page';
 import { TAB_ROUTES } from '../../../ui/tab-layout';
-import { useCloseOnLeave } from '../../../ui/close-on-leave';
+import { usePageLayer } from '../../../ui/page-layer';
 import { RenameDialog } from './rename-dialog';
 
 const CREATE_DIR = '/pages/modules/create-dir/index';
@@ -36,7 +36,7 @@ export default function DirListPage() {
   const [renaming, setRenaming] = useState<Folder | null>(null);
   const [archiveDays, setArchiveDays] = useState<number | null>(null);
   const custom = mbox?.custom ?? [];
-  const track = useCloseOnLeave();
+  const [layer, openLayer] = usePageLayer();
 
   useEffect(() => {
     void refreshMbox();
@@ -75,41 +75,34 @@ export default function DirListPage() {
 
   const actions = (folder: Folder) => {
     const canNest = folderLevel(custom, folder.mid) < FOLDER_MAX_DEPTH;
-    const handler = ActionSheet.show({
-      extra: folder.name,
-      cancelText: m.cancel,
-      actions: [
-        { key: 'rename', text: m.renameFolder },
-        ...(canNest ? [{ key: 'sub', text: m.newSubfolder }] : []),
-        { key: 'delete', text: m.deleteFolder, danger: true },
-      ],
-      onAction: (action) => {
-        handler.close();
-        if (action.key === 'rename') setRenaming(folder);
-        else if (action.key === 'sub') navigate(`${CREATE_DIR}?parent=${encodeURIComponent(folder.mid)}`);
-        else if (action.key === 'delete') void remove(folder);
-      },
-    });
-    track(handler);
+    openLayer((control) => (
+      <ActionSheet {...control} closeOnAction extra={folder.name} cancelText={m.cancel}
+        actions={[
+          { key: 'rename', text: m.renameFolder },
+          ...(canNest ? [{ key: 'sub', text: m.newSubfolder }] : []),
+          { key: 'delete', text: m.deleteFolder, danger: true },
+        ]}
+        onAction={(action) => {
+          if (action.key === 'rename') setRenaming(folder);
+          else if (action.key === 'sub') navigate(`${CREATE_DIR}?parent=${encodeURIComponent(folder.mid)}`);
+          else if (action.key === 'delete') void remove(folder);
+        }} />
+    ));
   };
 
-  const chooseArchive = () => {
-    const handler = ActionSheet.show({
-      extra: m.autoArchiveHint,
-      cancelText: m.cancel,
-      actions: ARCHIVE_CHOICES.map((days) => ({ key: days, text: m.autoArchiveDays(days), bold: days === archiveDays })),
-      onAction: async (action) => {
-        handler.close();
-        try {
-          setArchiveDays((await organiseApi.setAutoArchive(Number(action.key))).days);
-        } catch {
-          return;
-        }
-        Toast.show({ content: m.saved });
-      },
-    });
-    track(handler);
+  const setArchive = async (days: number) => {
+    try {
+      setArchiveDays((await organiseApi.setAutoArchive(days)).days);
+    } catch {
+      return;
+    }
+    Toast.show({ content: m.saved });
   };
+  const chooseArchive = () => openLayer((control) => (
+    <ActionSheet {...control} closeOnAction extra={m.autoArchiveHint} cancelText={m.cancel}
+      actions={ARCHIVE_CHOICES.map((days) => ({ key: days, text: m.autoArchiveDays(days), bold: days === archiveDays }))}
+      onAction={(action) => void setArchive(Number(action.key))} />
+  ));
 
   return (
     <Page
@@ -166,6 +159,7 @@ export default function DirListPage() {
           void refreshMbox();
         }}
       />
+      {layer}
     </Page>
   );
 }

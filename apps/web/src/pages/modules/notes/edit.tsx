@@ -7,8 +7,8 @@ import { notesApi, type NoteBody } from '../../../api/notes';
 import { ApiError } from '../../../api/request';
 import { useNotesT, type NotesMessages } from '../../../i18n/notes';
 import { noteVault } from '../../../state/note-vault';
-import { useCloseOnLeave } from '../../../ui/close-on-leave';
 import { Page } from '../../../ui/page';
+import { usePageLayer } from '../../../ui/page-layer';
 import { ErrorState } from '../../../ui/state-view';
 import { LockScreen } from './lock-screen';
 import { noteImage } from './note-image';
@@ -35,7 +35,7 @@ export default function NoteEditPage() {
   const [draft, setDraft] = useState<Draft | null>(id ? null : { title: '', html: '', text: '', folder: '', tags: '' });
   const [folders, setFolders] = useState<NoteFolder[]>([]);
   const [busy, setBusy] = useState(false);
-  const track = useCloseOnLeave();
+  const [layer, openLayer] = usePageLayer();
   useVaultTick();
   const open = id ? noteVault.get(id) : undefined;
   const closed = Boolean(note?.locked && !open);
@@ -110,30 +110,26 @@ export default function NoteEditPage() {
     setDraft((d) => (d ? { ...d, folder } : d));
     if (note && !closed) await run(async () => setNote(await notesApi.update(note.id, { folder }, open?.proof)));
   };
-  const chooseFolder = () => {
-    const handler = ActionSheet.show({
-      extra: m.noteMove, cancelText: m.cancel,
-      actions: [{ key: '', text: m.noteNoFolder }, ...folders.map((f) => ({ key: f.id, text: f.name })), { key: '+', text: m.noteNewFolder }],
-      onAction: (a) => {
-        handler.close();
-        if (a.key !== '+') return void moveTo(String(a.key));
-        let name = '';
-        void Dialog.confirm({
-          title: m.noteNewFolder,
-          content: <Input placeholder={m.noteFolderName} aria-label={m.noteFolderName} autoFocus onChange={(v) => { name = v; }} />,
-          confirmText: m.ok, cancelText: m.cancel,
-        }).then(async (ok) => {
-          if (!ok || !name.trim()) return;
-          await run(async () => {
-            const f = await notesApi.createFolder(name.trim());
-            setFolders((l) => [...l, f]);
-            await moveTo(f.id);
-          });
-        });
-      },
+  const newFolder = () => {
+    let name = '';
+    void Dialog.confirm({
+      title: m.noteNewFolder,
+      content: <Input placeholder={m.noteFolderName} aria-label={m.noteFolderName} autoFocus onChange={(v) => { name = v; }} />,
+      confirmText: m.ok, cancelText: m.cancel,
+    }).then(async (ok) => {
+      if (!ok || !name.trim()) return;
+      await run(async () => {
+        const f = await notesApi.createFolder(name.trim());
+        setFolders((l) => [...l, f]);
+        await moveTo(f.id);
+      });
     });
-    track(handler);
   };
+  const chooseFolder = () => openLayer((control) => (
+    <ActionSheet {...control} closeOnAction extra={m.noteMove} cancelText={m.cancel}
+      actions={[{ key: '', text: m.noteNoFolder }, ...folders.map((f) => ({ key: f.id, text: f.name })), { key: '+', text: m.noteNewFolder }]}
+      onAction={(a) => (a.key === '+' ? newFolder() : void moveTo(String(a.key)))} />
+  ));
 
   const remove = async () => {
     if (!note || !(await Dialog.confirm({ content: m.noteDeleteConfirm, confirmText: m.delete, cancelText: m.cancel }))) return;
@@ -152,18 +148,16 @@ export default function NoteEditPage() {
       ...(note && !closed ? [{ key: 'move', text: m.noteMove }] : []),
       ...(note ? [{ key: 'delete', text: m.delete, danger: true }] : []),
     ];
-    const handler = ActionSheet.show({
-      cancelText: m.cancel, actions,
-      onAction: (a) => {
-        handler.close();
-        if (a.key === 'lock') void setPassword();
-        if (a.key === 'now' && note) noteVault.lock(note.id);
-        if (a.key === 'unlock') void removePassword();
-        if (a.key === 'move') chooseFolder();
-        if (a.key === 'delete') void remove();
-      },
-    });
-    track(handler);
+    openLayer((control) => (
+      <ActionSheet {...control} closeOnAction cancelText={m.cancel} actions={actions}
+        onAction={(a) => {
+          if (a.key === 'lock') void setPassword();
+          if (a.key === 'now' && note) noteVault.lock(note.id);
+          if (a.key === 'unlock') void removePassword();
+          if (a.key === 'move') chooseFolder();
+          if (a.key === 'delete') void remove();
+        }} />
+    ));
   };
 
   const right = (
@@ -175,7 +169,7 @@ export default function NoteEditPage() {
   const title = id ? m.noteEdit : m.noteNew;
   if (failed) return <Page title={title} back={LIST_ROUTE}><ErrorState onRetry={() => window.location.reload()} /></Page>;
   if (id && !note) return <Page title={title} back={LIST_ROUTE}><div className="mw-center mw-fill"><SpinLoading color="primary" /></div></Page>;
-  if (closed && note) return <Page title={m.noteLockedTitle} back={LIST_ROUTE} right={right}><LockScreen note={note} onChange={setNote} /></Page>;
+  if (closed && note) return <Page title={m.noteLockedTitle} back={LIST_ROUTE} right={right}><LockScreen note={note} onChange={setNote} />{layer}</Page>;
   if (!draft) return <Page title={title} back={LIST_ROUTE}><div className="mw-center mw-fill"><SpinLoading color="primary" /></div></Page>;
   const folderName = folders.find((f) => f.id === draft.folder)?.name ?? m.noteNoFolder;
   return (
@@ -207,6 +201,7 @@ export default function NoteEditPage() {
           </List.Item>
         </List>
       </div>
+      {layer}
     </Page>
   );
 }

@@ -7,7 +7,7 @@ import { notesApi, type NoteQuery } from '../../../api/notes';
 import { ApiError } from '../../../api/request';
 import { useNotesT } from '../../../i18n/notes';
 import { noteVault } from '../../../state/note-vault';
-import { useCloseOnLeave } from '../../../ui/close-on-leave';
+import { usePageLayer } from '../../../ui/page-layer';
 import { formatDate } from '../../../ui/date-time';
 import { LoadMore } from '../../../ui/load-more';
 import { Page } from '../../../ui/page';
@@ -26,7 +26,7 @@ export default function NotesPage() {
   const query: NoteQuery = { folder: params.get('folder') ?? undefined, tag: params.get('tag') ?? undefined, q: params.get('q') ?? undefined };
   const [text, setText] = useState(query.q ?? '');
   const [folders, setFolders] = useState<NoteFolderList>({ list: [], tags: [] });
-  const track = useCloseOnLeave();
+  const [layer, openLayer] = usePageLayer();
 
   // Folders and tags change on other pages (a note's edit page makes folders): fetched on each visit and filter change.
   useEffect(() => {
@@ -41,17 +41,13 @@ export default function NotesPage() {
     setParams(next, { replace: true });
   };
 
-  const pick = (title: string, actions: { key: string; text: string; bold?: boolean; danger?: boolean }[], key: keyof NoteQuery, other?: (k: string) => void) => {
-    const handler = ActionSheet.show({
-      extra: title, cancelText: m.cancel, actions,
-      onAction: (a) => {
-        handler.close();
+  const pick = (title: string, actions: { key: string; text: string; bold?: boolean; danger?: boolean }[], key: keyof NoteQuery, other?: (k: string) => void) => openLayer((control) => (
+    <ActionSheet {...control} closeOnAction extra={title} cancelText={m.cancel} actions={actions}
+      onAction={(a) => {
         if (String(a.key).startsWith('!')) other?.(String(a.key));
         else set(key, String(a.key) || undefined);
-      },
-    });
-    track(handler);
-  };
+      }} />
+  ));
   const current = folders.list.find((f) => f.id === query.folder);
   const reloadFolders = () => notesApi.folders().then(setFolders, () => undefined);
   const manage = async (action: string) => {
@@ -111,6 +107,7 @@ export default function NotesPage() {
       }
     >
       <Notes key={`${query.folder}|${query.tag}|${query.q}`} query={query} onOpen={(id) => navigate(`${NOTE_EDIT_ROUTE}?id=${encodeURIComponent(id)}`)} />
+      {layer}
     </Page>
   );
 }

@@ -8,7 +8,7 @@ import { organiseApi } from '../../../api/organise';
 import { useOrganiseT } from '../../../i18n/organise';
 import { searchHistory, useSearchHistory } from '../../../state/search-history';
 import { useSession } from '../../../state/session';
-import { useCloseOnLeave } from '../../../ui/close-on-leave';
+import { usePageLayer } from '../../../ui/page-layer';
 import { formatDate } from '../../../ui/date-time';
 import { HighlightText } from '../../../ui/highlight-text';
 import { WRITE_ROUTE } from '../../../ui/compose-button';
@@ -90,42 +90,32 @@ function SearchFilters({ form, onChange }: { form: SearchForm; onChange: (next: 
   const m = useOrganiseT();
   const mbox = useSession((s) => s.mbox);
   const [picking, setPicking] = useState(false);
-  const track = useCloseOnLeave();
+  const [layer, openLayer] = usePageLayer();
   const folders = [...(mbox?.system ?? []), ...(mbox?.custom ?? [])];
   const folder = folders.find((f) => f.mid === form.mid);
 
-  const chooseFolder = () => {
-    const handler = ActionSheet.show({
-      extra: m.searchIn,
-      cancelText: m.cancel,
-      actions: [
+  const chooseFolder = () => openLayer((control) => (
+    <ActionSheet {...control} closeOnAction extra={m.searchIn} cancelText={m.cancel}
+      actions={[
         { key: '', text: m.allFolders, bold: form.mid === '' },
         ...(mbox?.system ?? []).map((f) => ({ key: f.mid, text: folderName(m, f), bold: f.mid === form.mid })),
         ...folderTree(mbox?.custom ?? []).map(({ folder: f, depth }) => ({
           key: f.mid, text: `${'\u3000'.repeat(depth)}${f.name}`, bold: f.mid === form.mid,
         })),
-      ],
-      onAction: (action) => {
-        handler.close();
-        onChange({ ...form, mid: String(action.key) });
-      },
-    });
-    track(handler);
-  };
+      ]}
+      onAction={(action) => onChange({ ...form, mid: String(action.key) })} />
+  ));
 
   const chooseDate = () => {
     const ranges: DateRange[] = ['any', 'week', 'month', 'year', 'custom'];
-    const handler = ActionSheet.show({
-      extra: m.searchDate,
-      cancelText: m.cancel,
-      actions: ranges.map((r) => ({ key: r, text: m.dateRange[r], bold: r === form.range })),
-      onAction: (action) => {
-        handler.close();
-        if (action.key === 'custom') setPicking(true);
-        else onChange({ ...form, range: action.key as DateRange, since: undefined, until: undefined });
-      },
-    });
-    track(handler);
+    openLayer((control) => (
+      <ActionSheet {...control} closeOnAction extra={m.searchDate} cancelText={m.cancel}
+        actions={ranges.map((r) => ({ key: r, text: m.dateRange[r], bold: r === form.range }))}
+        onAction={(action) => {
+          if (action.key === 'custom') setPicking(true);
+          else onChange({ ...form, range: action.key as DateRange, since: undefined, until: undefined });
+        }} />
+    ));
   };
 
   const now = new Date();
@@ -146,6 +136,7 @@ function SearchFilters({ form, onChange }: { form: SearchForm; onChange: (next: 
       {chip('date', form.range !== 'any', dateLabel, chooseDate, true)}
       {chip('attach', form.attach, m.quickFilter.attach, () => onChange({ ...form, attach: !form.attach }))}
       {chip('unread', form.unread, m.quickFilter.unread, () => onChange({ ...form, unread: !form.unread }))}
+      {layer}
       <CalendarPicker
         visible={picking}
         selectionMode="range"

@@ -8,8 +8,8 @@ import { useSettingsT } from '../../../i18n/settings';
 import { localPart, useSession } from '../../../state/session';
 import { putSettings, useSettings } from '../../../state/settings';
 import { Avatar } from '../../../ui/avatar';
-import { useCloseOnLeave } from '../../../ui/close-on-leave';
 import { Page } from '../../../ui/page';
+import { usePageLayer } from '../../../ui/page-layer';
 import { SettingsLoading } from '../../setting/settings-loading';
 import '../../setting/settings.css';
 
@@ -24,14 +24,12 @@ export default function SettingProfilePage() {
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
 
-  // The dialog lives on document.body: leaving the page (back) must take it along.
-  const track = useCloseOnLeave();
-  const fail = (reason: string) => {
-    track(Dialog.show({
-      title: m.avatarFailed, content: reason || m.requestFailed, closeOnAction: true,
-      actions: [{ key: 'ok', text: m.ok, bold: true }],
-    }));
-  };
+  // Part of the page: leaving it (back) takes the dialog along.
+  const [layer, openLayer] = usePageLayer();
+  const fail = (reason: string) => openLayer((control) => (
+    <Dialog {...control} getContainer={() => document.body} title={m.avatarFailed} content={reason || m.requestFailed}
+      closeOnAction actions={[{ key: 'ok', text: m.ok, bold: true }]} />
+  ));
 
   const pick = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -79,6 +77,7 @@ export default function SettingProfilePage() {
         <List.Item extra={settings ? (settings.role === 'admin' ? m.roleAdmin : m.roleUser) : null}>{m.role}</List.Item>
       </List>
       {!settings && <SettingsLoading />}
+      {layer}
       {quota && (
         <List header={m.storageTitle}>
           <List.Item description={<ProgressBar percent={Math.min(100, (quota.usedBytes / quota.quotaBytes) * 100)} />}>
