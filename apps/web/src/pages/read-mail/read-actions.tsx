@@ -1,4 +1,5 @@
 import { ActionSheet, type ActionSheetProps } from 'antd-mobile';
+import { usePageLayer } from '../../ui/page-layer';
 import { ForwardIcon, MoreIcon, ReplyAllIcon, ReplyIcon } from './reply-icons';
 
 export type ComposeParam = 'reply' | 'replyAll' | 'forward';
@@ -23,9 +24,10 @@ export function ReadActions({ labels, onCompose, more, canReply }: {
   /** A timed mail not yet sent has nothing to answer. */
   canReply: boolean;
 }) {
+  const [layer, openLayer] = usePageLayer();
   const openMore = () => {
     const actions: ActionSheetProps['actions'] = more.map((a) => ({ key: a.key, text: <span data-action={a.key}>{a.text}</span>, danger: a.danger, onClick: a.onPress }));
-    const sheet = ActionSheet.show({ actions, cancelText: labels.cancel, closeOnAction: true, onAction: () => sheet.close() });
+    openLayer((control) => <ActionSheet {...control} closeOnAction actions={actions} cancelText={labels.cancel} />);
   };
   return (
     <div className="mw-actions mw-read-actions" role="toolbar">
@@ -37,6 +39,7 @@ export function ReadActions({ labels, onCompose, more, canReply }: {
         </>
       )}
       <button type="button" data-action="more" aria-haspopup="dialog" onClick={openMore}><MoreIcon /><span>{labels.more}</span></button>
+      {layer}
     </div>
   );
 }

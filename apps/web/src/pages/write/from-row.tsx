@@ -7,6 +7,7 @@ import { compose } from '../../state/compose';
 import { sameAddress, session, useSession } from '../../state/session';
 import { reloadSettings } from '../../state/settings';
 import { signatureFor } from '../../state/signature-seam';
+import { usePageLayer } from '../../ui/page-layer';
 import { swapSignature } from './signature-swap';
 
 /**
@@ -18,26 +19,24 @@ export function FromRow({ editor }: { editor: Editor | null }) {
   const m = useMailTextsT();
   const current = useSession((s) => s.currentEmailName);
   const boxes = useSession((s) => s.mailList);
+  const [layer, openLayer] = usePageLayer();
   if (boxes.length < 2) return null;
 
-  const choose = () => {
-    const handler = ActionSheet.show({
-      cancelText: m.cancel,
-      actions: boxes.map((b) => ({ key: b.email, text: b.email, disabled: sameAddress(b.email, current) })),
-      onAction: async (action) => {
-        handler.close();
-        const email = String(action.key);
-        if (!(await switchTo(email))) return;
-        // The draft saved so far belongs to the other mailbox; this one starts its own.
-        compose.senderChanged();
-        void reloadSettings();
-        const s = session.get();
-        const signature = await signatureFor(null, { email: s.currentEmailName, token: s.token });
-        if (editor && !editor.isDestroyed) swapSignature(editor, signature?.html ?? null, 'new');
-        Toast.show({ content: `${m.composeFrom}: ${email}` });
-      },
-    });
+  const sendFrom = async (email: string) => {
+    if (!(await switchTo(email))) return;
+    // The draft saved so far belongs to the other mailbox; this one starts its own.
+    compose.senderChanged();
+    void reloadSettings();
+    const s = session.get();
+    const signature = await signatureFor(null, { email: s.currentEmailName, token: s.token });
+    if (editor && !editor.isDestroyed) swapSignature(editor, signature?.html ?? null, 'new');
+    Toast.show({ content: `${m.composeFrom}: ${email}` });
   };
+  const choose = () => openLayer((control) => (
+    <ActionSheet {...control} closeOnAction cancelText={m.cancel}
+      actions={boxes.map((b) => ({ key: b.email, text: b.email, disabled: sameAddress(b.email, current) }))}
+      onAction={(action) => void sendFrom(String(action.key))} />
+  ));
 
   return (
     <div className="mw-compose-row-wrap">
@@ -47,6 +46,7 @@ export function FromRow({ editor }: { editor: Editor | null }) {
           <span>{current}</span> <DownOutline />
         </a>
       </div>
+      {layer}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { CALENDAR_YEARS_SPAN, EVENT_CATEGORIES, NO_REMINDER, REMINDER_CHOICES, R
 import { calendarApi, type Scope } from '../../../api/calendar';
 import { useCalendarT } from '../../../i18n/calendar';
 import { Page } from '../../../ui/page';
+import { usePageLayer, type LayerControl } from '../../../ui/page-layer';
 import { fieldsOf, formOf, newForm, problemOf, wallDate, wallTime, type FormState } from './form-state';
 import './calendar.css';
 
@@ -28,6 +29,7 @@ export default function EventEditPage() {
   const id = params.get('id');
   const occurrence = params.get('occurrence') ? Number(params.get('occurrence')) : undefined;
   const [f, setF] = useState<FormState>(() => newForm(params.get('date')));
+  const [layer, openLayer] = usePageLayer();
   const [recurring, setRecurring] = useState(false);
   // Who was invited and what each answered (own events); the organiser of an event we were invited to.
   const [people, setPeople] = useState<NonNullable<CalendarEvent['attendees']>>([]);
@@ -56,12 +58,13 @@ export default function EventEditPage() {
 
   const askScope = () => new Promise<Scope | null>((resolve) => {
     if (!recurring || !occurrence) return resolve('all');
-    const h = ActionSheet.show({
-      extra: t.scopeTitle, cancelText: t.cancel,
-      actions: [{ key: 'one', text: t.scopeOne }, { key: 'following', text: t.scopeFollowing }, { key: 'all', text: t.scopeAll }],
-      onAction: (a) => { h.close(); resolve(a.key as Scope); },
-      onClose: () => resolve(null),
-    });
+    // Cancel, the mask, or leaving the page: no scope (a promise settles once, so the close after a choice changes nothing).
+    openLayer((control: LayerControl) => (
+      <ActionSheet {...control} closeOnAction extra={t.scopeTitle} cancelText={t.cancel}
+        actions={[{ key: 'one', text: t.scopeOne }, { key: 'following', text: t.scopeFollowing }, { key: 'all', text: t.scopeAll }]}
+        onAction={(a) => resolve(a.key as Scope)}
+        onClose={() => { control.onClose(); resolve(null); }} />
+    ));
   });
 
   const save = async () => {
@@ -158,6 +161,7 @@ export default function EventEditPage() {
         }} />
       <Picker visible={picker === 'reminder'} columns={reminderOptions} value={[String(f.reminder)]} confirmText={t.ok} cancelText={t.cancel}
         onClose={() => setPicker(null)} onConfirm={(v) => set('reminder', Number(v[0] ?? NO_REMINDER))} />
+      {layer}
     </Page>
   );
 }

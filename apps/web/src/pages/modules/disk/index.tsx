@@ -8,6 +8,7 @@ import type { ApiError } from '../../../api/request';
 import { diskReason, useDiskT } from '../../../i18n/disk';
 import { LoadMore } from '../../../ui/load-more';
 import { Page } from '../../../ui/page';
+import { usePageLayer } from '../../../ui/page-layer';
 import { TAB_ROUTES } from '../../../ui/tab-layout';
 import { NameSheet } from './name-sheet';
 import { ShareDialog } from './share-dialog';
@@ -33,6 +34,7 @@ export default function DiskPage() {
   const [naming, setNaming] = useState<{ node: DiskNode | null } | null>(null);
   const [nameError, setNameError] = useState('');
   const [sharing, setSharing] = useState<DiskNode | null>(null);
+  const [layer, openLayer] = usePageLayer();
 
   const load = useCallback(async (next: number) => {
     const r = bin ? await diskApi.bin(next, SIZE) : await diskApi.list(parent, next, SIZE);
@@ -76,14 +78,12 @@ export default function DiskPage() {
 
   const open = (node: DiskNode) => {
     if (bin) {
-      ActionSheet.show({
-        cancelText: m.diskCancel,
-        actions: [
+      openLayer((control) => (
+        <ActionSheet {...control} closeOnAction cancelText={m.diskCancel} actions={[
           { key: 'restore', text: m.diskRestore, onClick: () => void act(() => diskApi.restore([node.id])) },
           { key: 'purge', text: m.diskPurge, danger: true, onClick: () => void Dialog.confirm({ content: m.diskPurgeConfirm, confirmText: m.diskOk, cancelText: m.diskCancel }).then((yes) => yes && act(() => diskApi.purge([node.id]))) },
-        ],
-        closeOnAction: true,
-      });
+        ]} />
+      ));
       return;
     }
     if (node.folder) {
@@ -94,17 +94,15 @@ export default function DiskPage() {
       setSharing(node);
       return;
     }
-    ActionSheet.show({
-      cancelText: m.diskCancel,
-      closeOnAction: true,
-      actions: [
+    openLayer((control) => (
+      <ActionSheet {...control} closeOnAction cancelText={m.diskCancel} actions={[
         { key: 'download', text: m.diskDownload, onClick: () => { window.location.href = diskApi.downloadUrl(node.id); } },
         { key: 'share', text: m.diskShare, onClick: () => setSharing(node) },
         { key: 'rename', text: m.diskRename, onClick: () => { setNameError(''); setNaming({ node }); } },
         ...(parent ? [{ key: 'up', text: `${m.diskMove} → ${path.length > 1 ? path[path.length - 2]!.name : m.diskRoot}`, onClick: () => void act(() => diskApi.move([node.id], path.length > 1 ? path[path.length - 2]!.id : undefined)) }] : []),
         { key: 'delete', text: m.diskDelete, danger: true, onClick: () => void act(() => diskApi.remove([node.id])) },
-      ],
-    });
+      ]} />
+    ));
   };
 
   const title = bin ? m.diskBin : m.diskTitle;
@@ -144,6 +142,7 @@ export default function DiskPage() {
         setSharing(null);
         navigate(-1);
       } : undefined} />
+      {layer}
     </Page>
   );
 }

@@ -5,6 +5,7 @@ import type { Signature, SignatureList } from '@mailwing/shared';
 import { signatureApi } from '../../../api/mail-texts';
 import { refusalText, useMailTextsT } from '../../../i18n/mail-texts';
 import { Page } from '../../../ui/page';
+import { usePageLayer } from '../../../ui/page-layer';
 import { EmptyState, ErrorState } from '../../../ui/state-view';
 import { TAB_ROUTES } from '../../../ui/tab-layout';
 import { EditorSheet } from './editor-sheet';
@@ -19,6 +20,7 @@ export default function SettingSignaturePage() {
   const [failed, setFailed] = useState(false);
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
+  const [layer, openLayer] = usePageLayer();
 
   const load = async () => {
     try {
@@ -42,19 +44,17 @@ export default function SettingSignaturePage() {
       { key: '', text: m.sigNone },
       ...data.list.map((s) => ({ key: s.id, text: s.name })),
     ];
-    const handler = ActionSheet.show({
-      actions: options,
-      cancelText: m.cancel,
-      onAction: async (action) => {
-        handler.close();
-        try {
-          setData(await signatureApi.defaults({ [which]: String(action.key) }));
-          Toast.show({ content: m.saved });
-        } catch (error) {
-          refuse(error);
-        }
-      },
-    });
+    const choose = async (key: string) => {
+      try {
+        setData(await signatureApi.defaults({ [which]: key }));
+        Toast.show({ content: m.saved });
+      } catch (error) {
+        refuse(error);
+      }
+    };
+    openLayer((control) => (
+      <ActionSheet {...control} closeOnAction actions={options} cancelText={m.cancel} onAction={(action) => void choose(String(action.key))} />
+    ));
   };
 
   const save = async () => {
@@ -144,6 +144,7 @@ export default function SettingSignaturePage() {
           </>
         )}
       />
+      {layer}
     </Page>
   );
 }

@@ -5,6 +5,7 @@ import type { Template, TemplateCategory, TemplateShelf } from '@mailwing/shared
 import type { templateApi } from '../../../api/mail-texts';
 import { refusalText, useMailTextsT } from '../../../i18n/mail-texts';
 import { groupByCategory } from '../../../state/template-groups';
+import { usePageLayer } from '../../../ui/page-layer';
 import { EditorSheet } from '../setting-signature/editor-sheet';
 import { textOf } from '../setting-signature/text-of';
 
@@ -27,6 +28,7 @@ export function ShelfEditor({ shelf, api, onChanged }: { shelf: TemplateShelf; a
   const m = useMailTextsT();
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
+  const [layer, openLayer] = usePageLayer();
   const refuse = (error: unknown) => Toast.show({ content: refusalText(m, error) });
   const categoryName = (id: string) => shelf.categories.find((c) => c.id === id)?.name ?? m.tplUncategorised;
 
@@ -77,40 +79,32 @@ export function ShelfEditor({ shelf, api, onChanged }: { shelf: TemplateShelf; a
     }
   };
 
-  const categoryActions = (c: TemplateCategory) => {
-    const handler = ActionSheet.show({
-      extra: c.name,
-      cancelText: m.cancel,
-      actions: [{ key: 'rename', text: m.tplRename }, { key: 'delete', text: m.delete, danger: true }],
-      onAction: async (action) => {
-        handler.close();
-        try {
-          if (action.key === 'rename') {
-            const name = await askName(m.tplRename, m.save, m.cancel, c.name);
-            if (!name) return;
-            await api.renameCategory(c.id, name);
-          } else {
-            if (!(await Dialog.confirm({ content: m.tplDeleteCategoryConfirm(c.name), confirmText: m.delete, cancelText: m.cancel }))) return;
-            await api.removeCategory(c.id);
-          }
-          await onChanged();
-        } catch (error) {
-          refuse(error);
-        }
-      },
-    });
+  const changeCategory = async (c: TemplateCategory, action: string) => {
+    try {
+      if (action === 'rename') {
+        const name = await askName(m.tplRename, m.save, m.cancel, c.name);
+        if (!name) return;
+        await api.renameCategory(c.id, name);
+      } else {
+        if (!(await Dialog.confirm({ content: m.tplDeleteCategoryConfirm(c.name), confirmText: m.delete, cancelText: m.cancel }))) return;
+        await api.removeCategory(c.id);
+      }
+      await onChanged();
+    } catch (error) {
+      refuse(error);
+    }
   };
+  const categoryActions = (c: TemplateCategory) => openLayer((control) => (
+    <ActionSheet {...control} closeOnAction extra={c.name} cancelText={m.cancel}
+      actions={[{ key: 'rename', text: m.tplRename }, { key: 'delete', text: m.delete, danger: true }]}
+      onAction={(action) => void changeCategory(c, String(action.key))} />
+  ));
 
-  const pickCategory = () => {
-    const handler = ActionSheet.show({
-      cancelText: m.cancel,
-      actions: [{ key: '', text: m.tplUncategorised }, ...shelf.categories.map((c) => ({ key: c.id, text: c.name }))],
-      onAction: (action) => {
-        handler.close();
-        setEditing((e) => (e ? { ...e, categoryId: String(action.key) } : e));
-      },
-    });
-  };
+  const pickCategory = () => openLayer((control) => (
+    <ActionSheet {...control} closeOnAction cancelText={m.cancel}
+      actions={[{ key: '', text: m.tplUncategorised }, ...shelf.categories.map((c) => ({ key: c.id, text: c.name }))]}
+      onAction={(action) => setEditing((e) => (e ? { ...e, categoryId: String(action.key) } : e))} />
+  ));
 
   const groups = groupByCategory(shelf, m.tplUncategorised);
   return (
@@ -167,6 +161,7 @@ export function ShelfEditor({ shelf, api, onChanged }: { shelf: TemplateShelf; a
           </>
         )}
       />
+      {layer}
     </>
   );
 }
