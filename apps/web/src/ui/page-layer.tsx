@@ -38,10 +38,25 @@ export function usePageLayer(): [ReactNode, (render: Render) => void] {
     if (id !== undefined) setShown((s) => (s?.id === id && s.phase === 'mounting' ? { ...s, phase: 'open' } : s));
   }, [id]);
 
+  // Whether the opening animation has drawn a frame. The popup's spring asked for its
+  // first frame when it was shown, before this effect runs, so two frames on it has moved.
+  const drawn = useRef(false);
+  const phase = shown?.phase;
+  useEffect(() => {
+    drawn.current = false;
+    if (phase !== 'open') return;
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => { drawn.current = true; });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [id, phase]);
+
   if (!shown) return [null, open];
   const control: LayerControl = {
     visible: shown.phase === 'open',
-    onClose: () => setShown((s) => (s?.id === shown.id ? { ...s, phase: 'closing' } : s)),
+    // Closed before a frame (a double tap on a busy phone): gone at once, as no close
+    // animation would ever end (see above).
+    onClose: () => setShown((s) => (s?.id !== shown.id ? s : drawn.current ? { ...s, phase: 'closing' } : null)),
     afterClose: () => setShown((s) => (s?.id === shown.id ? null : s)),
   };
   return [<Fragment key={shown.id}>{shown.render(control)}</Fragment>, open];
