@@ -152,7 +152,10 @@ it('resets a password with the code sent to the backup mailbox', async () => {
   await page.getByText('Forgot password?').click();
   await page.waitForURL(/#\/pages\/forget\/index/);
   await page.locator('input[name=email]').fill('bob@demo.test');
+  // Which address the page asks about: the link above carries whatever the login field held.
+  const asked = page.waitForRequest((r) => r.url().includes('/h5/login/resetway'));
   await page.locator('[data-testid=forget-next]').click();
+  expect(new URLSearchParams((await asked).postData() ?? '').get('email')).toBe('bob@demo.test');
   await page.getByText('b***@outside.example', { exact: false }).first().waitFor();
   since = Date.now();
   await page.locator('[data-testid=send-code]').click();
