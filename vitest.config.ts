@@ -4,10 +4,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /*
  * vitest's own order (failed, then longest, first), except that the DATA memory test
  * (smtp-data-memory.test.ts) goes first among its project's files. The server project's
- * files share one fork (isolate: false below) and that test takes full collections every
- * 50 ms while three 150 MB messages stream in; in a fork that already ran the other files
- * each collection walks more heap. Whole server project on PostgreSQL, load 7-11: it took
- * 81 s as it fell in the order, against 16-25 s in a fresh fork.
+ * files share one fork (isolate: false below) and that test takes full collections while
+ * three 150 MB messages stream in; in a fork that already ran the other files each
+ * collection walks more heap. Whole server project on PostgreSQL, load 7-11: it took 81 s
+ * as it fell in the order, against 16-25 s in a fresh fork (when it sampled every 50 ms; it
+ * now waits four times each collection's length between samples).
  */
 class FreshForkFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -42,7 +43,7 @@ export default defineConfig({
           // data dir, database and runtime and stops them in afterAll, no test mocks or
           // stubs a module or global, and the modules' own state is only caches (heap after
           // each of the 14 files stayed 80-91 MB). The DATA memory test takes longer in a
-          // used fork (its 50 ms full collections walk a bigger heap), so it runs first.
+          // used fork (its full collections walk a bigger heap), so it runs first.
           isolate: false,
           // Migrates and seeds once per run; each boot then copies that (test/db-template.ts).
           globalSetup: ['apps/server/test/template-setup.ts'],

@@ -66,6 +66,7 @@ import { redactUrl } from './http/redact-url.js';
 export function staticCacheControl(file: string): string {
   return /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
+import { devClockRoutes } from './features/dev-clock/dev-clock.js';
 import { inviteRoutes } from './features/calendar/invite.routes.js';
 import { locationRoutes } from './features/location/location.routes.js';
 import { LocationService } from './features/location/location.service.js';
@@ -120,6 +121,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   });
 
   systemRoutes(app);
+  if (services.devClock) devClockRoutes(app, services.devClock, () => services.queue.wake());
   authRoutes(app, services.auth);
   mailboxRoutes(app, services.mailbox);
   messageRoutes(app, services.messages, { images: outboundGuard(config.outbound, config.imageProxyAllowPrivate) });

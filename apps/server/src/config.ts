@@ -45,6 +45,8 @@ const Env = z.object({
   SESSION_DAYS: z.coerce.number().int().positive().default(30),
   // The image proxy refuses private and loopback targets unless this is set (tests only).
   IMAGE_PROXY_ALLOW_PRIVATE: bool.default(false),
+  // Test rigs only: a signed-in POST /h5/dev/clock moves the timed-send clock forward (features/dev-clock).
+  DEV_CLOCK: bool.default(false),
   // Attachments of outgoing mail (spec §9 leaves the sizes to us).
   ATTACH_MAX_FILE_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
   ATTACH_MAX_TOTAL_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
@@ -255,6 +257,8 @@ export interface Config {
   webDist: string;
   sessionDays: number;
   imageProxyAllowPrivate: boolean;
+  /** DEV_CLOCK: the timed-send clock a test rig moves (features/dev-clock); never in production. */
+  devClock: boolean;
   attachments: AttachmentConfig;
   delivery: DeliveryConfig;
   inboundAuth: InboundAuthConfig;
@@ -297,6 +301,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (processes > 1 && !e.DATABASE_URL) {
     throw new Error(`PROCESSES=${processes} needs DATABASE_URL: the embedded database (PGlite) can be opened by one process only`);
   }
+  // A clock anyone signed in can move has no place on a real server; and each process would keep its own.
+  if (e.DEV_CLOCK && (e.NODE_ENV === 'production' || processes > 1)) throw new Error('DEV_CLOCK=1 is for a single-process test rig: not with NODE_ENV=production nor PROCESSES > 1');
   return {
     production: e.NODE_ENV === 'production',
     host: e.HOST,
@@ -319,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     sessionDays: e.SESSION_DAYS,
     imageProxyAllowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE,
+    devClock: e.DEV_CLOCK,
     attachments: { maxFileBytes: e.ATTACH_MAX_FILE_BYTES, maxTotalBytes: e.ATTACH_MAX_TOTAL_BYTES, blockedExtensions: list(e.ATTACH_BLOCKED_EXTENSIONS) },
     delivery: {
       relay: e.SMTP_RELAY, relayCaFile: e.SMTP_RELAY_CA, port: e.OUTBOUND_SMTP_PORT, dnsServers: list(e.DNS_SERVERS), retryBaseMs: e.DELIVERY_RETRY_BASE_MS,
@@ -370,6 +377,7 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     webDist: path.join(overrides.dataDir, 'no-web'),
     sessionDays: 30,
     imageProxyAllowPrivate: true,
+    devClock: false,
     attachments: { maxFileBytes: 25 * 1024 * 1024, maxTotalBytes: 50 * 1024 * 1024, blockedExtensions: ['exe', 'bat', 'js', 'vbs'] },
     delivery: {
       relay: undefined, port: 25, dnsServers: [], retryBaseMs: 200, retryMaxMs: 2_000, maxAgeMs: 60_000, leaseMs: 5_000, pollMs: 100, concurrency: 10,

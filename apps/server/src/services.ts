@@ -12,6 +12,7 @@ import { MessageService } from './features/message/message.service.js';
 import { ConversationService } from './features/conversation/conversation.service.js';
 import { ParsePool } from './features/message/parse-pool.js';
 import { ComposeService } from './features/compose/compose.service.js';
+import { DevClock } from './features/dev-clock/dev-clock.js';
 import { UploadService } from './features/compose/upload.service.js';
 import { DeliveryWorker } from './delivery/delivery.worker.js';
 import { QueueRunner } from './delivery/queue-runner.js';
@@ -87,6 +88,8 @@ export interface Services {
   delivery: DeliveryWorker;
   /** Timed sends and the outbound queue; started by the runtime when WORKERS is on. */
   queue: QueueRunner;
+  /** DEV_CLOCK only: the timed-send clock a test rig moves (features/dev-clock). */
+  devClock: DevClock | undefined;
   /** Issue 17: mail from outside to a group, passed on to its outside members through the queue. */
   groupRelay: GroupRelay;
   tags: TagService;
@@ -188,9 +191,10 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   // Audit mails auditors and senders through the system mailer, made below; a pass wakes the timed-send runner.
   const audit = new AuditService({ db, messages, mailer: { send: (m) => mailer.send(m) }, webBase: `https://${hostname}`, onReleased: () => queue.wake(), log });
   // The runner needs compose (timed sends) and compose needs to wake the runner after a send.
+  const devClock = config.devClock ? new DevClock() : undefined;
   const compose = new ComposeService({
     db, blobs, parser, uploads, messages, ingest, policy: audit, hostname, maxTotalBytes: config.attachments.maxTotalBytes,
-    onQueued: () => queue.wake(),
+    onQueued: () => queue.wake(), now: devClock?.now,
   });
   const queue = new QueueRunner(async () => (await compose.dispatchDue()) + (await delivery.runOnce()), config.delivery.pollMs, log);
   const sessions = new SessionIssuer(db, config.sessionDays);
@@ -248,7 +252,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     migrate, migrateRunner, announcements: new AnnouncementService(db),
     collect, collectRunner,
     quota, disk, diskUploads, shares: new ShareService(db, disk),
-    config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue,
+    config, db, blobs, mailbox, parser, messages, ingest, uploads, compose, outbound, delivery, queue, devClock,
     conversations: new ConversationService(db, blobs, mailbox, messages),
     auth,
     companies,

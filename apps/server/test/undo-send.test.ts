@@ -52,6 +52,12 @@ describe('the undo window setting', () => {
   });
 });
 
+describe('the dev clock', () => {
+  it('is not there unless DEV_CLOCK is on: the window always runs on real time (features/dev-clock)', async () => {
+    expect((await s.post('/h5/dev/clock', { offsetMs: 60_000 }, alice)).code).toBe(404);
+  });
+});
+
 describe('sending with undo', () => {
   it('holds local and remote delivery until the window ends, then both go', async () => {
     const before = Date.now();

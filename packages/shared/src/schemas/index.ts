@@ -17,6 +17,7 @@ export * from './note.js';
 export * from './calendar.js';
 export * from './admin-domains.js';
 export * from './undo-send.js';
+export * from './dev-clock.js';
 export * from './company-life.js';
 export * from './west.js';
 export * from './admin-people.js';
