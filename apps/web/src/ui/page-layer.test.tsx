@@ -1,24 +1,12 @@
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { ActionSheet } from 'antd-mobile';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { usePageLayer } from './page-layer';
+import { useTestRoot } from './test-root';
 
 // The real antd-mobile ActionSheet, with jsdom's own animation frames.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root;
-let host: HTMLElement;
+const t = useTestRoot();
 let openSheet: () => void;
-beforeEach(() => {
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-});
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-});
 
 function PageWithSheet() {
   const [layer, openLayer] = usePageLayer();
@@ -39,7 +27,7 @@ async function gone(limit: number): Promise<boolean> {
 
 describe('a page layer', () => {
   it('opens, and closes with its animation', async () => {
-    act(() => root.render(<PageWithSheet />));
+    act(() => t.root.render(<PageWithSheet />));
     act(() => openSheet());
     await frames(30);
     expect(sheet()).not.toBeNull();
@@ -49,15 +37,15 @@ describe('a page layer', () => {
   });
 
   it('goes with the page at once', async () => {
-    act(() => root.render(<PageWithSheet />));
+    act(() => t.root.render(<PageWithSheet />));
     act(() => openSheet());
     await frames(2);
-    act(() => root.render(<p>next page</p>));
+    act(() => t.root.render(<p>next page</p>));
     expect(sheet()).toBeNull();
   });
 
   it('is gone at once when closed before its opening animation drew a frame', async () => {
-    act(() => root.render(<PageWithSheet />));
+    act(() => t.root.render(<PageWithSheet />));
     act(() => openSheet());
     expect(sheet()).not.toBeNull();
     // The spring has not moved: a close now would never report its end.
@@ -68,7 +56,7 @@ describe('a page layer', () => {
   });
 
   it('shows one sheet at a time', async () => {
-    act(() => root.render(<PageWithSheet />));
+    act(() => t.root.render(<PageWithSheet />));
     act(() => openSheet());
     await frames(5);
     act(() => openSheet());
