@@ -181,8 +181,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const mailbox = new MailboxService(db);
   const parser = new ParsePool(config.parseWorkers, 30_000, log);
   const messages = new MessageService(db, blobs, mailbox);
-  // PGlite has one connection, so one commit at a time; a server overlaps several.
-  const ingest = new IngestService(db, blobs, parser, config.databaseUrl ? 4 : 1);
+  const ingest = new IngestService(db, blobs, parser);
   const companies = new CompanyService(db);
   const uploads = new UploadService(db, blobs, config.attachments);
   const hostname = config.smtp.hostname;
