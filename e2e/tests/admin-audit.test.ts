@@ -118,8 +118,12 @@ it('manages aliases and mail groups by picking people and typing outside address
       await screenshot(page, `admin-groups-${lang}-edit`);
       // The audit rule form's pickers in zh.
       await page.goto(`${BASE_URL}/#/pages/admin/audit/index`);
+      // Tapped once the rules have loaded (the list pushes the button down as it fills), and
+      // the kind chosen inside the form that tap opened: a failure says which step did not happen.
+      await page.locator('[data-page=admin-audit][data-state=ready]').waitFor();
       await page.locator('[data-action=add-rule]').click();
-      await page.getByText('成员', { exact: true }).click();
+      await page.locator('[data-field=rule-name]').waitFor();
+      await page.locator('.mw-audit .adm-selector').getByText('成员', { exact: true }).click();
       await pick(page, 'rule-member', 'bob', 'bob@demo.test');
       await screenshot(page, 'admin-audit-zh-rule-form');
       // Pages moved onto the console frame, and the domain check times in zh.

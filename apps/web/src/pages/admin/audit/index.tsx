@@ -49,7 +49,7 @@ export default function AdminAuditPage() {
 
   return (
     <AdminPage title={m.auditRulesTitle}>
-      <div className="mw-audit" data-page="admin-audit">
+      <div className="mw-audit" data-page="admin-audit" data-state={rules ? 'ready' : 'loading'}>
         {rules && rules.length === 0 && <div className="mw-audit-empty">{m.auditNoRules}</div>}
         <List>
           {(rules ?? []).map((r) => (
