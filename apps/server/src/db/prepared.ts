@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { CompiledQuery, sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from './types.js';
 
 /*
  * Prepared statements for the few hot statements whose planning costs more than their
@@ -27,10 +28,40 @@ function markOf(label: string): string {
   return `/* prepared:${label} */ `;
 }
 
-/** Runs a query built with Kysely as the prepared statement `label` (its text must not vary with its values). */
-export async function executePrepared<O>(db: Pick<Kysely<unknown>, 'executeQuery'>, label: string, query: Compilable<O>): Promise<O[]> {
-  const c = query.compile();
-  return (await db.executeQuery<O>(CompiledQuery.raw(markOf(label) + c.sql, [...c.parameters]))).rows;
+/** Where a compiled statement's parameter comes from: the caller's argument i, or a value the query fixed. */
+type Slot = { arg: number } | { value: unknown };
+
+/**
+ * A prepared statement whose Kysely query is built and compiled once per process, not on every
+ * call (issue 13: building and compiling the list's two statements, the session and the page,
+ * took about a sixth of a list request's CPU). `build` gets stand-ins for its arguments and
+ * may only pass them into the query as values: a query whose shape depends on them (a branch,
+ * an IN list, an inlined literal) cannot be compiled once, and is refused on its first call.
+ */
+export function preparedStatement<A extends unknown[], O>(label: string, build: (db: Kysely<Database>, ...args: A) => Compilable<O>) {
+  let compiled: { sql: string; slots: Slot[] } | undefined;
+  return async (db: Kysely<Database>, ...args: A): Promise<O[]> => {
+    compiled ??= compileOnce(label, args, (values) => build(db, ...(values as A)).compile());
+    const values = compiled.slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
+    return (await db.executeQuery<O>(CompiledQuery.raw(compiled.sql, values))).rows;
+  };
+}
+
+function compileOnce(label: string, args: unknown[], compile: (values: unknown[]) => { sql: string; parameters: readonly unknown[] }): { sql: string; slots: Slot[] } {
+  // Stand-ins hold a NUL, which no value the query fixes itself does.
+  const stand = args.map((_, i) => `\u0000arg${i}\u0000`);
+  const c = compile(stand);
+  const slots: Slot[] = c.parameters.map((p) => {
+    const i = typeof p === 'string' ? stand.indexOf(p) : -1;
+    return i >= 0 ? { arg: i } : { value: p };
+  });
+  const used = new Set(slots.flatMap((s) => ('arg' in s ? [s.arg] : [])));
+  // Each argument must be a value of the query, and the first call's own query the same text:
+  // an unused argument was inspected or inlined, a text that differs was shaped by a value.
+  if (c.sql.includes('\u0000') || used.size !== args.length || compile(args).sql !== c.sql) {
+    throw new Error(`statement ${label}: its text depends on its arguments, so it cannot be compiled once`);
+  }
+  return { sql: markOf(label) + c.sql, slots };
 }
 
 const names = new Map<string, string | null>();

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import { threadSubject, type QuickFilter } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
-import { executePrepared } from '../../db/prepared.js';
+import { preparedStatement } from '../../db/prepared.js';
 import type { Database, NewMessage } from '../../db/types.js';
 import type { ParsedContent } from './mail-parse.js';
 import { peopleKey } from '../conversation/people-key.js';
@@ -131,13 +131,18 @@ function pageQuery(db: Db, userId: number, folderMid: number, limit: number, off
  * The plain list, the one asked most, is a prepared statement (its planning cost
  * more than its work).
  */
-export async function folderPage(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter = {}) {
-  const query = db.selectFrom('folders as f')
+function folderPageQuery(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter) {
+  return db.selectFrom('folders as f')
     .leftJoin(pageQuery(db, userId, folderMid, limit, offset, f).as('r'), (join) => join.onTrue())
     .select(['f.total as folderTotal', 'f.unread as folderUnread']).selectAll('r')
     .where('f.user_id', '=', userId).where('f.mid', '=', folderMid)
     .orderBy('r.received_at', 'desc').orderBy('r.id', 'desc');
-  const rows = unfiltered(f) ? await executePrepared(db, 'folder_page', query) : await query.execute();
+}
+const plainFolderPage = preparedStatement('folder_page', (db, userId: number, folderMid: number, limit: number, offset: number) =>
+  folderPageQuery(db, userId, folderMid, limit, offset, {}));
+
+export async function folderPage(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter = {}) {
+  const rows = unfiltered(f) ? await plainFolderPage(db, userId, folderMid, limit, offset) : await folderPageQuery(db, userId, folderMid, limit, offset, f).execute();
   if (rows.length === 0) return null;
   const { folderTotal, folderUnread } = rows[0]!;
   // Without a message in the page, the left join gives one row of nulls.
