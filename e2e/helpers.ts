@@ -15,8 +15,8 @@ export function launch(): Promise<Browser> {
 }
 
 /** A phone-sized context in English, with touch for pull-to-refresh. */
-export async function phone(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, locale: 'en-US', acceptDownloads: true });
+export async function phone(browser: Browser, options: { serviceWorkers?: 'allow' | 'block' } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, locale: 'en-US', acceptDownloads: true, ...options });
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error('[pageerror]', error.message));
   return { context, page };
