@@ -126,6 +126,7 @@ it('manages aliases and mail groups by picking people and typing outside address
       await page.locator('.mw-audit .adm-selector').getByText('成员', { exact: true }).click();
       await pick(page, 'rule-member', 'bob', 'bob@demo.test');
       await screenshot(page, 'admin-audit-zh-rule-form');
+      expect(await smallTargets(page, '.mw-audit button, .mw-audit .adm-selector-item')).toEqual([]);
       // Pages moved onto the console frame, and the domain check times in zh.
       for (const name of ['migrate', 'announcements', 'domains']) {
         await page.goto(`${BASE_URL}/#/pages/admin/${name}/index`);
