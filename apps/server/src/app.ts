@@ -95,8 +95,12 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
   app.setErrorHandler(errorHandler);
   app.decorateRequest('auth', null);
   app.addHook('onRequest', securityHeadersWith([config.map.tileOrigin]));
-  app.addHook('onResponse', async (req, reply) => {
-    req.log.debug({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  app.addHook('onResponse', (req, reply, done) => {
+    // Asked first: with debug off, building the line (redacting the URL) was about 1 % of a list request's CPU.
+    if (req.log.level === 'debug' || req.log.level === 'trace') {
+      req.log.debug({ method: req.method, url: redactUrl(req.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    }
+    done();
   });
   app.addHook('preValidation', rejectNulBytes);
   // Before validation: the zod querystring schemas drop the `t` parameter.
