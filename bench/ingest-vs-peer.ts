@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { hashPassword } from '../apps/server/src/features/account/password.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { defaultProcesses, loadConfig } from '../apps/server/src/config.js';
 import { openServices } from '../apps/server/src/runtime.js';
 import { cpuSeconds, freshEnv, machineCpu, round, startServer, treeCpuSeconds } from './lib.js';
 import {
@@ -269,7 +269,7 @@ const postgres = report(results.postgres);
 const pglite = report(results.pglite);
 console.log(JSON.stringify({
   bench: 'ingest-vs-peer', rounds: ROUNDS, messages: MESSAGES, connections: CONNECTIONS, size_bytes: SIZE,
-  processes: { postgres: process.env.PROCESSES ?? 'default', pglite: 'default' }, cores: os.availableParallelism(),
+  processes: { postgres: Number(process.env.PROCESSES ?? defaultProcesses(PG_URL, os.availableParallelism())), pglite: 1 }, cores: os.availableParallelism(),
   peer, postgres, pglite,
   ratio_postgres: peer && postgres && round(postgres.median / peer.median, 2),
   ratio_pglite: peer && pglite && round(pglite.median / peer.median, 2),

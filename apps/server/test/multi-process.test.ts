@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerConfig } from '../src/cluster/worker.js';
-import { loadConfig, testConfig } from '../src/config.js';
+import { defaultProcesses, loadConfig, testConfig } from '../src/config.js';
 import { startDnsStandIn } from './dns-standin.js';
 import { startMxStandIn, type MxStandIn } from './mx-standin.js';
 import { openSmtp } from './smtp-socket.js';
@@ -42,9 +42,22 @@ async function freePort(): Promise<number> {
 describe('settings', () => {
   it('defaults to one process per core on PostgreSQL and to one on PGlite, and refuses several on PGlite', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://db.invalid/x' }).processes).toBe(os.availableParallelism());
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:5432/x' }).processes).toBe(Math.max(1, Math.floor(os.availableParallelism() / 2)));
     expect(loadConfig({}).processes).toBe(1);
     expect(loadConfig({ DATABASE_URL: 'postgres://db.invalid/x', PROCESSES: '1' }).processes).toBe(1);
     expect(() => loadConfig({ PROCESSES: '2' })).toThrow(/PROCESSES=2 needs DATABASE_URL/);
+  });
+
+  it('gives a machine that also runs the database half its cores: a loopback host or a Unix socket', () => {
+    for (const url of ['postgres://u@localhost/x', 'postgres://u@127.0.0.1:5432/x', 'postgres://u@[::1]/x', 'postgres://u@localhost/x?host=/var/run/postgresql', 'postgres://u@%2Fvar%2Frun%2Fpostgresql/x', 'postgres://db.example/x?host=/tmp']) {
+      expect([url, defaultProcesses(url, 8)]).toEqual([url, 4]);
+    }
+    expect(defaultProcesses('postgres://u@localhost/x', 2)).toBe(1);
+    expect(defaultProcesses('postgres://u@localhost/x', 1)).toBe(1);
+    for (const url of ['postgres://u@db.example/x', 'postgres://u@10.0.0.5:5432/x', 'postgres://u@db.example/x?host=db2.example']) {
+      expect([url, defaultProcesses(url, 8)]).toEqual([url, 8]);
+    }
+    expect(defaultProcesses(undefined, 8)).toBe(1);
   });
 
   it('keeps one process as it was, and gives each of several its share of the per-IP SMTP caps and of the connection pool', () => {
