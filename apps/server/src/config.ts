@@ -295,10 +295,11 @@ const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()
 /**
  * One process per core on PostgreSQL, as a node that has its cores to itself wants. When the
  * database runs on the same machine (a loopback host or a Unix socket) its backends need cores
- * too, and a process per core oversubscribes them: on 2 cores with PostgreSQL beside, ingest
- * took 3.1–4.9 ms of CPU per mail at 1 process against 4.5–8.1 at 2 (smaller commit batches,
- * twice the fixed work), and 1 process took in 25–50 % more mail. Such a machine gets half its
- * cores; PGlite is one process always.
+ * too, and a process per core oversubscribes them. On 2 cores with PostgreSQL beside, in three
+ * interleaved pairs (bench:smtp-ingest, SHAPE=blast), 1 process took in 240–296 mail/s at
+ * 3.0–3.8 ms of its CPU per mail, 2 processes 183–238 at 4.3–5.5 (smaller commit batches, the
+ * fixed work twice); `mail/list` served 700–710 requests/s against 509–697, with a p99 at 20
+ * clients of 73–81 ms against 125–130. Such a machine gets half its cores; PGlite is one process always.
  */
 export function defaultProcesses(databaseUrl: string | undefined, cores: number): number {
   if (!databaseUrl) return 1;
