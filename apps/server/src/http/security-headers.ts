@@ -21,25 +21,19 @@ const policy = (imageOrigins: readonly string[]) => [
   "frame-ancestors 'self'",
 ].join('; ');
 
-const CSP = policy([]);
-
 /** The headers, with images also allowed from these origins (the map's tile server). */
 export function securityHeadersWith(imageOrigins: readonly string[]): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  // Built once: the hook runs on every request.
   const csp = policy(imageOrigins);
   return async (req, reply) => {
-    await securityHeaders(req, reply);
+    // API answers hold mail, contacts and tokens: no shared or disk cache may keep them
+    // (issue 12). File routes that are safe to cache set their own Cache-Control later.
+    if (req.url.startsWith('/h5/')) reply.header('Cache-Control', 'no-store');
     reply.header('Content-Security-Policy', csp);
+    // Tokens travel in the query (spec §7); never leak them through Referer.
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'SAMEORIGIN');
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
   };
-}
-
-export async function securityHeaders(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  // API answers hold mail, contacts and tokens: no shared or disk cache may keep them
-  // (issue 12). File routes that are safe to cache set their own Cache-Control later.
-  if (req.url.startsWith('/h5/')) reply.header('Cache-Control', 'no-store');
-  reply.header('Content-Security-Policy', CSP);
-  // Tokens travel in the query (spec §7); never leak them through Referer.
-  reply.header('Referrer-Policy', 'no-referrer');
-  reply.header('X-Content-Type-Options', 'nosniff');
-  reply.header('X-Frame-Options', 'SAMEORIGIN');
-  reply.header('Cross-Origin-Opener-Policy', 'same-origin');
 }
