@@ -72,9 +72,15 @@ export async function insertSendRecipients(db: Db, rows: NewSendRecipient[]): Pr
 }
 
 /** Each recipient of a sent copy with the state of its copy or job. */
+/**
+ * A sent copy's recipients with their queue jobs, and the copy's overall state as of the
+ * same statement: the read page shows both, and reading the state apart could show
+ * "sending" beside recipients that have all settled (the job closed in between).
+ */
 export async function deliveriesOf(db: Db, sentId: number) {
-  return db.selectFrom('send_recipients as r').leftJoin('outbox as o', 'o.id', 'r.outbox_id')
-    .select(['r.id', 'r.address', 'r.kind', 'r.copy_id', 'r.recalled', 'r.created_at', 'o.status', 'o.last_error', 'o.attempts', 'o.updated_at'])
+  return db.selectFrom('send_recipients as r').innerJoin('messages as m', 'm.id', 'r.sent_id').leftJoin('outbox as o', 'o.id', 'r.outbox_id')
+    .select(['r.id', 'r.address', 'r.kind', 'r.copy_id', 'r.recalled', 'r.created_at', 'o.status', 'o.last_error', 'o.attempts', 'o.updated_at',
+      'm.delivery_state'])
     .where('r.sent_id', '=', sentId).orderBy('r.id').execute();
 }
 

@@ -123,6 +123,8 @@ export class MessageService {
       repo.tagsOf(this.db, [row.id]), repo.neighbours(this.db, userId, row.folder_mid, row.received_at, row.id),
       row.delivery_state ? sent.deliveriesOf(this.db, row.id) : [], conversationMails(this.db, userId, row.conv_id, row.folder_mid, row.id),
     ]);
+    // The state read with the recipients is the one that matches them (compose.repository deliveriesOf).
+    if (deliveries[0]) row.delivery_state = deliveries[0].delivery_state;
     const t = encodeURIComponent(opts.token);
     const html = presentHtml(row.html, {
       inlineUrl: (cid) => `/h5/read/inline?mid=${row.id}&cid=${encodeURIComponent(cid)}&t=${t}`,
