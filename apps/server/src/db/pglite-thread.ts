@@ -39,9 +39,9 @@ import type { FromWorker, PGliteWorkerData, QueryMessage, Reply, ToWorker } from
  * from that same session, so it comes back with the reply to the COMMIT and is forwarded
  * here to the listeners.
  *
- * Durability is PGlite's, unchanged: on Node its files are written with synchronous
- * writes while a statement runs (emscripten's NODEFS; PGlite's fsync and syncToFs are
- * no-ops there), so a COMMIT's reply leaves the worker only after its WAL is in the OS.
+ * A COMMIT's reply leaves the worker only after its WAL is fsynced: PGlite would
+ * have stopped at the OS (its fsync is off and a no-op on Node), so the worker opens it
+ * with the file system of pglite-durable-fs.ts, which flushes what PostgreSQL asks to.
  *
  * Messages are few rather than small: posting to a thread that sleeps costs the poster
  * about 0.1 ms of CPU on this 2-core VM (the wake-up, not the bytes: 108 µs for an empty

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { DURABLE_START_PARAMS, DurableNodeFS } from './pglite-durable-fs.js';
 import { PreparingClient } from './prepared.js';
 import { PGliteStream } from './pglite-stream.js';
 
@@ -64,7 +65,8 @@ async function main(port: NonNullable<typeof parentPort>, data: PGliteWorkerData
   };
   // int8 as a JS number, as connect.ts sets for the main thread's pg (this thread has its own module copy).
   pg.types.setTypeParser(20, (v: string) => Number(v));
-  const lite = new PGlite(data.dataDir);
+  // On disk, commits and checkpoints are flushed to it (pglite-durable-fs.ts); in memory there is nothing to flush.
+  const lite = data.dataDir ? new PGlite({ fs: new DurableNodeFS(data.dataDir), startParams: DURABLE_START_PARAMS }) : new PGlite();
   await lite.waitReady;
   const client = new PreparingClient({ user: 'postgres', database: 'postgres', stream: () => new PGliteStream(lite) });
   client.on('error', (err) => post({ t: 'fatal', message: err.message }));
