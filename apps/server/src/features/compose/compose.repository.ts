@@ -71,7 +71,6 @@ export async function insertSendRecipients(db: Db, rows: NewSendRecipient[]): Pr
   }))).execute();
 }
 
-/** Each recipient of a sent copy with the state of its copy or job. */
 /**
  * A sent copy's recipients with their queue jobs, and the copy's overall state as of the
  * same statement: the read page shows both, and reading the state apart could show
