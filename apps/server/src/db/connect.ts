@@ -34,6 +34,7 @@ import * as m032 from './migrations/032-one-insert-trigger.js';
 import * as m033 from './migrations/033-file-mail-one-statement.js';
 import * as m034 from './migrations/034-folder-page-ids.js';
 import * as m035 from './migrations/035-blob-rows.js';
+import * as m036 from './migrations/036-search-uncompressed.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PreparingClient } from './prepared.js';
 import { PGliteThread } from './pglite-thread.js';
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '033-file-mail-one-statement': m033,
   '034-folder-page-ids': m034,
   '035-blob-rows': m035,
+  '036-search-uncompressed': m036,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).
