@@ -203,7 +203,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const auth = new AuthService(db, sessions, (user, client) => verify.challenge(user, 'login', client));
   const push = new PushService(db, config.push, outboundGuard(config.outbound, config.push.allowPrivate), log);
   ingest.onNewMail((mail) => push.newMail(mail));
-  const searchIndexer = new SearchIndexer(db);
+  const searchIndexer = new SearchIndexer(db, (sources) => parser.tokens(sources));
   ingest.onNewMail(() => searchIndexer.delivered());
   const searchIndexRunner = new QueueRunner(() => searchIndexer.tick(), SEARCH_INDEX_POLL_MS, log);
   const links = new MailboxLinkService(db, auth, verify);
@@ -256,7 +256,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     auth,
     companies,
     tags: new TagService(db),
-    search: new SearchService(db, mailbox),
+    search: new SearchService(db, mailbox, searchIndexer),
     searchIndexer, searchIndexRunner,
     // Without a LISTEN source (some CLI uses) the bus simply never fires.
     events: new EventBus(listen ?? (async () => async () => undefined), log),

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { SearchResult } from '@mailwing/shared';
-import { SearchIndexer } from '../src/features/search/search-indexer.js';
-import { searchPage } from '../src/features/search/search.repository.js';
+import { SEARCH_INDEXER_DEFAULTS, SearchIndexer, type SearchIndexerOptions } from '../src/features/search/search-indexer.js';
+import { pendingContents, searchPage, storeLexemes } from '../src/features/search/search.repository.js';
+import { contentTokens } from '../src/features/search/content-tokens.js';
 import { toTsquery } from '../src/features/search/search.service.js';
 import { startDemo, type TestServer } from './harness.js';
 
-// Issue 13: a delivery writes its lexemes to search_pending, and the indexer moves them into
-// the GIN index when deliveries pause (migration 030). Mail must be findable either way.
+// Issue 13: a delivery only queues its content in search_pending (migration 037); the indexer
+// makes the tokens and writes the GIN index when deliveries pause (migration 030), and a search
+// first indexes what waits of its owner's mail. Mail must be findable either way.
 let s: TestServer;
 let alice: string;
 
@@ -28,85 +30,125 @@ const counts = async () => {
   const n = async (table: 'search_pending' | 'mail_search') => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   return { pending: await n('search_pending'), indexed: await n('mail_search') };
 };
-/** The plan for a common word (walking the mailbox newest-first) must see both tables too. */
+/** The plan for a common word (walking the mailbox newest-first), straight from the repository. */
 const walked = async (q: string) => {
   const db = s.rt.services.db;
   const user = await db.selectFrom('users').select('id').where('email', '=', 'alice@demo.test').executeTakeFirstOrThrow();
   return (await searchPage(db, user.id, { tsquery: toTsquery(q)! }, 50, 0, true)).map((r) => r.subject).sort();
 };
-const deliver = (subject: string, text: string) => s.send({ from: 'carol.chen@partner.example', to: 'alice@demo.test', subject, text });
+const deliver = (subject: string, text: string, to = 'alice@demo.test') => s.send({ from: 'carol.chen@partner.example', to, subject, text });
+const indexer = (opts: SearchIndexerOptions, now: () => number) => new SearchIndexer(s.rt.services.db, (sources) => s.rt.services.parser.tokens(sources), opts, now);
 
 describe('the search index off the delivery path', () => {
-  it('finds a mail before and after it is indexed, and the index waits while deliveries stream in', async () => {
+  it('queues a delivered mail and indexes it once deliveries pause', async () => {
     let now = 1_000_000;
-    const indexer = new SearchIndexer(s.rt.services.db, { batch: 2, quietMs: 300, maxWaiting: 1_000 }, () => now);
-    await indexer.drain();
+    const ix = indexer({ batch: 2, quietMs: 300, maxWaiting: 1_000 }, () => now);
+    await ix.drain();
     const before = await counts();
 
     await deliver('Zebracorn quarterly', 'the zebracorn figures for 第四季度');
     await deliver('Second zebracorn note', 'more zebracorn');
     await deliver('Unrelated', 'nothing here');
+    // Queued only: no lexemes written by the delivery.
     expect(await counts()).toEqual({ pending: before.pending + 3, indexed: before.indexed });
-    // Not indexed yet, and found: the waiting lexemes are searched too.
-    expect((await subjects('zebracorn')).sort()).toEqual(['Second zebracorn note', 'Zebracorn quarterly']);
-    expect(await subjects('第四季度')).toEqual(['Zebracorn quarterly']);
-    expect(await walked('zebracorn')).toEqual(['Second zebracorn note', 'Zebracorn quarterly']);
+    expect(await walked('zebracorn')).toEqual([]);
 
     // A delivery just now: the index waits.
-    indexer.delivered();
+    ix.delivered();
     now += 299;
-    expect(await indexer.tick()).toBe(0);
+    expect(await ix.tick()).toBe(0);
     expect((await counts()).pending).toBe(3);
     // A pause: one batch per tick.
     now += 2;
-    expect(await indexer.tick()).toBe(2);
-    expect(await indexer.tick()).toBe(1);
-    expect(await indexer.tick()).toBe(0);
+    expect(await ix.tick()).toBe(2);
+    expect(await ix.tick()).toBe(1);
+    expect(await ix.tick()).toBe(0);
     expect(await counts()).toEqual({ pending: 0, indexed: before.indexed + 3 });
+    expect(await walked('zebracorn')).toEqual(['Second zebracorn note', 'Zebracorn quarterly']);
     expect((await subjects('zebracorn')).sort()).toEqual(['Second zebracorn note', 'Zebracorn quarterly']);
     expect(await subjects('第四季度')).toEqual(['Zebracorn quarterly']);
     expect(await subjects('zebr')).toHaveLength(2);
-    expect(await walked('zebracorn')).toEqual(['Second zebracorn note', 'Zebracorn quarterly']);
+    expect(await subjects('nothing')).toEqual(['Unrelated']);
+  });
+
+  it('a search indexes its owner\'s waiting mail first, and nobody else\'s', async () => {
+    await indexer(SEARCH_INDEXER_DEFAULTS, () => 0).drain();
+    const before = await counts();
+    await deliver('Narwhal agenda', 'narwhal meeting notes, attached', 'alice@demo.test');
+    await s.send({ from: 'carol.chen@partner.example', to: 'alice@demo.test', subject: 'Plain', text: 'see the file', attachments: [{ filename: 'narwhal-budget.xlsx', content: 'x' }] });
+    await deliver('Narwhal for Bob', 'narwhal', 'bob@demo.test');
+    expect(await counts()).toEqual({ pending: before.pending + 3, indexed: before.indexed });
+    // Found the moment it is delivered, in the subject, body and attachment names.
+    expect((await subjects('narwhal')).sort()).toEqual(['Narwhal agenda', 'Plain']);
+    expect(await subjects('budget')).toEqual(['Plain']);
+    // Alice's two are indexed now; Bob's still waits for the indexer.
+    expect(await counts()).toEqual({ pending: before.pending + 1, indexed: before.indexed + 2 });
   });
 
   it('keeps up even under load once too much waits', async () => {
     let now = 5_000_000;
-    const indexer = new SearchIndexer(s.rt.services.db, { batch: 10, quietMs: 300, maxWaiting: 1 }, () => now);
+    const ix = indexer({ batch: 10, quietMs: 300, maxWaiting: 1 }, () => now);
+    await ix.drain();
     await deliver('Load one', 'okapi');
-    indexer.delivered();
-    expect(await indexer.tick()).toBe(0); // one waiting is allowed
+    ix.delivered();
+    expect(await ix.tick()).toBe(0); // one waiting is allowed
     await deliver('Load two', 'okapi');
-    indexer.delivered();
-    expect(await indexer.tick()).toBe(2); // two are over the limit: indexed although mail keeps coming
+    ix.delivered();
+    expect(await ix.tick()).toBe(2); // two are over the limit: indexed although mail keeps coming
     now += 1;
     expect((await subjects('okapi')).sort()).toEqual(['Load one', 'Load two']);
   });
 
-  it('lets a mail\'s lexemes go with its content', async () => {
+  it('lets a waiting mail go with its content', async () => {
     await deliver('Purged soon', 'quokka');
     const db = s.rt.services.db;
     const row = await db.selectFrom('mail_contents').select('id').where('subject', '=', 'Purged soon').executeTakeFirstOrThrow();
+    expect((await db.selectFrom('search_pending').select('content_id').where('content_id', '=', row.id).execute())).toEqual([{ content_id: row.id }]);
     await db.deleteFrom('messages').where('content_id', '=', row.id).execute();
     await sql`DELETE FROM mail_contents WHERE id = ${row.id}`.execute(db);
     expect((await db.selectFrom('search_pending').select('content_id').where('content_id', '=', row.id).execute())).toEqual([]);
     expect(await subjects('quokka')).toEqual([]);
   });
 
-  it('stores a mail\'s lexemes without compressing them, waiting and indexed (migration 036)', async () => {
+  it('a content another indexer took meanwhile is not written twice', async () => {
+    const db = s.rt.services.db;
+    await deliver('Raced mail', 'axolotl');
+    const [waiting] = await pendingContents(db, 10, undefined);
+    const tokens = await s.rt.services.parser.tokens([waiting!]);
+    expect(await storeLexemes(db, [waiting!.id], tokens)).toBe(1);
+    // The second indexer read the same row before the first took it: it finds nothing to take.
+    expect(await storeLexemes(db, [waiting!.id], tokens)).toBe(0);
+    expect((await db.selectFrom('mail_search').select('content_id').where('content_id', '=', waiting!.id).execute())).toHaveLength(1);
+    expect(await subjects('axolotl')).toEqual(['Raced mail']);
+  });
+
+  it('makes from the stored content the tokens its parse would give', async () => {
+    const db = s.rt.services.db;
+    await indexer(SEARCH_INDEXER_DEFAULTS, () => 0).drain();
+    await s.send({ from: '"Dana Wu" <dana@partner.example>', to: 'alice@demo.test', cc: '"Bob" <bob@demo.test>', subject: 'Tokens 季度 check', text: 'Ärger über q3季度report', attachments: [{ filename: 'plan 2027.pdf', content: 'x' }] });
+    const [stored] = await pendingContents(db, 10, undefined);
+    const row = await db.selectFrom('mail_contents').select(['blob_hash', 'subject']).where('id', '=', stored!.id).executeTakeFirstOrThrow();
+    expect(row.subject).toBe('Tokens 季度 check');
+    const parsed = await s.rt.services.parser.parse(await s.rt.services.blobs.get(row.blob_hash), 'dana@partner.example');
+    const made = contentTokens(stored!);
+    expect(made).toEqual(contentTokens(parsed));
+    expect(made).toEqual(expect.arrayContaining(['dana@partner.example', 'bob@demo.test', '季度', 'plan', '2027']));
+    expect(await s.rt.services.parser.tokens([stored!])).toEqual([made.join('\n')]);
+  });
+
+  it('stores a mail\'s lexemes without compressing them (migration 036)', async () => {
     // Long words that share all but their last digits: a lexeme list the compressor would shrink (pglz gives up on a
     // value whose first 1 KB yields nothing, so the per-word entries before the words must stay under that).
     const text = Array.from({ length: 150 }, (_, i) => `wombat${'quarterlyfigure'.repeat(3)}${String(i).padStart(4, '0')}`).join(' ');
     await deliver('Wombat figures', text);
     const db = s.rt.services.db;
-    const stored = async (table: 'search_pending' | 'mail_search') => (await sql<{ method: string | null; bytes: number }>`
+    await indexer(SEARCH_INDEXER_DEFAULTS, () => 0).drain();
+    const stored = (await sql<{ method: string | null; bytes: number }>`
       SELECT pg_column_compression(t.search) AS method, pg_column_size(t.search) AS bytes
-      FROM ${sql.table(table)} t JOIN mail_contents c ON c.id = t.content_id WHERE c.subject = 'Wombat figures'`.execute(db)).rows;
-    const waiting = await stored('search_pending');
-    expect(waiting).toHaveLength(1);
-    expect(waiting[0]!.method).toBeNull();
-    expect(Number(waiting[0]!.bytes)).toBeGreaterThan(text.length);
-    await new SearchIndexer(db).drain();
-    expect((await stored('mail_search')).map((r) => r.method)).toEqual([null]);
+      FROM mail_search t JOIN mail_contents c ON c.id = t.content_id WHERE c.subject = 'Wombat figures'`.execute(db)).rows;
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.method).toBeNull();
+    expect(Number(stored[0]!.bytes)).toBeGreaterThan(text.length);
     expect(await subjects(`wombat${'quarterlyfigure'.repeat(3)}0149`)).toEqual(['Wombat figures']);
   });
 });

@@ -38,8 +38,10 @@ export interface MailContentsTable {
   sent_at: Date | null; snippet: string; html: string; text_body: string; attachments: Json<StoredAttachment[]>;
   remote_images: boolean; urgent: boolean; parse_error: string | null; thread_subject: Generated<string>; people_key: Generated<string>; created_at: CreatedAt;
 }
-/** A mail's search lexemes: in `search_pending` from its delivery until the search indexer moves them to `mail_search` (GIN). */
+/** A mail's search lexemes (GIN), written by the search indexer. */
 export interface SearchLexemesTable { content_id: number; search: string }
+/** Contents the search indexer has still to tokenise (migration 037): queued by their delivery. */
+export interface SearchPendingTable { content_id: number }
 export interface MessagesTable {
   id: Id; user_id: number; folder_mid: number; content_id: number; blob_hash: string; size: number;
   received_at: ColumnType<Date, Date | undefined, Date>; seen: Generated<boolean>; star: Generated<boolean>; urgent: Generated<boolean>;
@@ -127,7 +129,7 @@ export interface Database {
   blobs: BlobsTable;
   mail_contents: MailContentsTable;
   mail_search: SearchLexemesTable;
-  search_pending: SearchLexemesTable;
+  search_pending: SearchPendingTable;
   messages: MessagesTable;
   tags: TagsTable;
   message_tags: MessageTagsTable;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.js';
 import { preparedAs } from '../../db/prepared.js';
 import { addRefsSql, type BlobRef } from '../../blob/blob.repository.js';
 import { INACTIVE_MAILBOX_STATE, inactiveMailbox, threadedInsertSql, type DeliveredRow } from '../conversation/conversation.repository.js';
-import { contentColumns, lexemesSql } from './message.repository.js';
+import { contentColumns } from './message.repository.js';
 import type { ParsedContent } from './mail-parse.js';
 
 /** What one delivery batch writes (IngestService): `rows[].content` is a position (from 1) in `contents`. */
@@ -15,7 +15,7 @@ export interface FilingBatch {
 
 /**
  * Files a batch of delivered mail in one statement: the blobs' new references, the parsed
- * contents, their search lexemes (migration 030: they wait for the search indexer), and the
+ * contents, their place in the search indexer's queue (migration 037), and the
  * mail rows, threaded (and counted by the messages trigger, migration 032).
  *
  * Issue 13: this was a transaction of six round trips (BEGIN, four statements, COMMIT). With
@@ -45,7 +45,7 @@ export async function fileMail(db: Db, batch: FilingBatch): Promise<number[]> {
       ORDER BY v.k
       RETURNING id, message_id, in_reply_to, references_list, thread_subject, people_key, sent_at, created_at),
     n AS (SELECT new_contents.*, row_number() OVER (ORDER BY id) AS k FROM new_contents),
-    new_search AS (INSERT INTO search_pending (content_id, search) ${lexemesSql(sql`n`, batch.contents.map((c) => c.content.searchTokens || null))}),
+    new_search AS (INSERT INTO search_pending (content_id) SELECT id FROM n),
     new_mail AS (${threadedInsertSql(batch.rows)})
     SELECT id FROM new_mail`;
   try {

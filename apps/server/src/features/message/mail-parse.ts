@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { Address } from '@mailwing/shared';
 import type { StoredAttachment } from '../../db/types.js';
-import { contentTokens } from '../search/content-tokens.js';
 import { sanitizeMailHtml } from './html-sanitizer.js';
 
 /** What the database keeps of a parsed message, shared by every recipient. */
@@ -23,11 +22,6 @@ export interface ParsedContent {
   remoteImages: string[];
   urgent: boolean;
   parseError: string | null;
-  /**
-   * Full-text index tokens (features/search), one per line (tokens never hold whitespace):
-   * one string crosses from the parse worker and into the database far cheaper than ~800.
-   */
-  searchTokens: string;
   /** Lowercase name → first value of the headers mail rules may test (features/mail-rule); not stored. */
   headers: Record<string, string>;
 }
@@ -95,10 +89,7 @@ function messageIdOf(v: unknown): string {
  * original, so nothing is lost and the reader can see why.
  */
 export async function parseMail(raw: Buffer | Readable, fallbackFrom: string, size = Buffer.isBuffer(raw) ? raw.length : 0): Promise<ParsedContent> {
-  const parsed = withoutNul(await parseOrFallback(raw, fallbackFrom, size));
-  // Tokenised here, in the parse worker, so big bodies cost the event loop nothing.
-  parsed.searchTokens = contentTokens(parsed).join('\n');
-  return parsed;
+  return withoutNul(await parseOrFallback(raw, fallbackFrom, size));
 }
 
 // PostgreSQL text and jsonb cannot hold U+0000; a NUL in a mail must not make storing fail.
@@ -152,7 +143,6 @@ async function parseOrFallback(raw: Buffer | Readable, fallbackFrom: string, siz
       remoteImages: sanitized.remoteImages,
       urgent: isUrgent(mail),
       parseError: null,
-      searchTokens: '',
       headers: ruleHeaders(mail),
     };
   } catch (err) {
@@ -170,7 +160,7 @@ export function unreadable(size: number, from: string, reason: string): ParsedCo
     messageId: '', inReplyTo: '', references: '', subject: '(message could not be read)', from: { name: '', address: from.toLowerCase() },
     to: [], cc: [], replyTo: [], date: null, snippet: snippetOf(text), html: '', text,
     attachments: [{ index: -1, name: 'original.eml', size, contentType: 'message/rfc822', cid: null, inline: false }],
-    remoteImages: [], urgent: false, parseError: reason, searchTokens: '', headers: {},
+    remoteImages: [], urgent: false, parseError: reason, headers: {},
   };
 }
 

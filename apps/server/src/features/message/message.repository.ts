@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { threadSubject, type QuickFilter } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { preparedStatement } from '../../db/prepared.js';
@@ -19,34 +19,14 @@ export function contentColumns(hash: string, p: ParsedContent) {
 }
 
 /**
- * The SELECT that queues new contents' search lexemes (migration 030: they wait for the search
- * indexer), inside the statement that inserts them: `numbered` gives each new content's `id`
- * and `k`, its position among them, which is its tokens' position in `tokens`.
- */
-export function lexemesSql(numbered: RawBuilder<unknown>, tokens: (string | null)[]) {
-  return sql<never>`SELECT x.id, array_to_tsvector(string_to_array(t.tokens, E'\\n'))
-    FROM ${numbered} AS x JOIN unnest(${tokens}::text[]) WITH ORDINALITY AS t(tokens, k) ON t.k = x.k
-    WHERE t.tokens IS NOT NULL`;
-}
-
-/**
- * Inserts parsed contents and queues their search lexemes, in one statement; ids come back
- * in input order. The lexemes wait for the search indexer (migration 030 says why); search
- * reads them there meanwhile. One statement rather than two: each statement is a round trip
- * and a parse and plan on the database (issue 13, CPU per delivered mail).
+ * Inserts parsed contents and queues them for the search indexer (migration 037), in one
+ * statement; ids come back in input order. One statement rather than two: each statement is
+ * a round trip and a parse and plan on the database (issue 13, CPU per delivered mail).
  */
 export async function insertContents(db: Db, items: { hash: string; content: ParsedContent }[]): Promise<number[]> {
   const values = items.map(({ hash, content }) => contentColumns(hash, content));
-  const tokens = items.map(({ content: p }) => p.searchTokens || null);
-  if (tokens.every((t) => t === null)) {
-    const rows = await db.insertInto('mail_contents').values(values).returning('id').execute();
-    return rows.map((r) => r.id);
-  }
-  // Identity values are drawn in the order the VALUES rows are inserted, so the k-th smallest
-  // new id is the k-th item: that pairs each id with its tokens inside the statement.
   const rows = await db.with('c', (w) => w.insertInto('mail_contents').values(values).returning('id'))
-    .with('s', (w) => w.insertInto('search_pending').columns(['content_id', 'search'])
-      .expression(lexemesSql(sql`(SELECT id, row_number() OVER (ORDER BY id) AS k FROM c)`, tokens)))
+    .with('s', (w) => w.insertInto('search_pending').columns(['content_id']).expression((eb) => eb.selectFrom('c').select('id')))
     .selectFrom('c').select('id').orderBy('id').execute();
   return rows.map((r) => r.id);
 }

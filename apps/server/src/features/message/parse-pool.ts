@@ -4,12 +4,16 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { BlobLocator } from '../../blob/blob-store.js';
 import { openLocated } from '../../blob/blob-locator.js';
+import { contentTokens, type TokenSource } from '../search/content-tokens.js';
 import { parseMail, unreadable, type ParsedContent } from './mail-parse.js';
 
 /** The message itself, or where a worker reads it (a big one, staged in the blob store). */
 export type ParseInput = { raw: Buffer; loc?: undefined } | { loc: BlobLocator; raw?: undefined };
 
-interface Job { id: number; input: ParseInput; size: number; from: string; resolve: (c: ParsedContent) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout }
+/** A worker's task: a message to parse, or stored contents to tokenise for the search index. */
+type Task = { input: ParseInput; from: string } | { tokens: TokenSource[] };
+interface Job { id: number; task: Task; size: number; resolve: (v: ParsedContent | string[]) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout }
+type Done = { id: number; content?: ParsedContent; tokens?: string[]; error?: string };
 interface Entry { worker: Worker; jobs: Map<number, Job>; bytes: number }
 
 // A worker parses the jobs it holds at once; these bound what it holds (a big job goes
@@ -37,11 +41,12 @@ export class ParsePool {
   private spawn(): Entry {
     const entry: Entry = { worker: startWorker(), jobs: new Map(), bytes: 0 };
     entry.worker.unref();
-    entry.worker.on('message', (m: { id: number; content?: ParsedContent; error?: string }) => {
+    entry.worker.on('message', (m: Done) => {
       const job = entry.jobs.get(m.id);
       if (!job) return;
       this.settle(entry, job);
       if (m.content) job.resolve(revive(m.content));
+      else if (m.tokens) job.resolve(m.tokens);
       else job.reject(new Error(m.error ?? 'parse failed'));
       this.pump();
     });
@@ -63,27 +68,40 @@ export class ParsePool {
     if (i < 0) return;
     this.workers[i] = this.spawn();
     void entry.worker.terminate();
-    // Jobs on the broken worker are stored as unreadable, with the original attached: nothing is lost.
+    // Mail on the broken worker is stored as unreadable, with the original attached: nothing is lost.
+    // Tokenising fails, and the search indexer tries those mails again on its next turn.
     for (const job of [...entry.jobs.values()]) {
       this.settle(entry, job);
-      job.resolve(unreadable(job.size, job.from, reason));
+      if ('tokens' in job.task) job.reject(new Error(reason));
+      else job.resolve(unreadable(job.size, job.task.from, reason));
     }
     this.pump();
   }
 
   parse(raw: Buffer, from: string): Promise<ParsedContent> {
-    return this.run({ raw }, raw.length, from);
+    return this.parseInput({ raw }, raw.length, from);
   }
 
   /** A message of `size` bytes that the worker reads itself (blob-locator.ts). */
   parseLocated(loc: BlobLocator, size: number, from: string): Promise<ParsedContent> {
-    return this.run({ loc }, size, from);
+    return this.parseInput({ loc }, size, from);
   }
 
-  private run(input: ParseInput, size: number, from: string): Promise<ParsedContent> {
+  /** Each content's index tokens, one per line (contentTokens), made in a worker. */
+  tokens(sources: TokenSource[]): Promise<string[]> {
+    if (this.workers.length === 0) return Promise.resolve(sources.map((s) => contentTokens(s).join('\n')));
+    const size = sources.reduce((n, s) => n + s.text.length, 0);
+    return this.run({ tokens: sources }, size) as Promise<string[]>;
+  }
+
+  private parseInput(input: ParseInput, size: number, from: string): Promise<ParsedContent> {
     if (this.workers.length === 0) return parseMail(input.raw ? input.raw : openLocated(input.loc), from, size);
-    return new Promise<ParsedContent>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, input, size, from, resolve, reject });
+    return this.run({ input, from }, size) as Promise<ParsedContent>;
+  }
+
+  private run(task: Task, size: number): Promise<ParsedContent | string[]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, task, size, resolve, reject });
       this.pump();
     });
   }
@@ -97,10 +115,11 @@ export class ParsePool {
       entry.jobs.set(job.id, job);
       entry.bytes += job.size;
       job.timer = setTimeout(() => {
-        this.log?.warn({ bytes: job.size }, 'a message took too long to parse; stored as unreadable');
+        this.log?.warn({ bytes: job.size }, 'tokens' in job.task ? 'tokenising for the search index took too long' : 'a message took too long to parse; stored as unreadable');
         this.replace(entry, 'parsing took too long');
       }, this.timeoutMs);
-      entry.worker.postMessage({ id: job.id, raw: job.input.raw, loc: job.input.loc, size: job.size, from: job.from });
+      const t = job.task;
+      entry.worker.postMessage('tokens' in t ? { id: job.id, tokens: t.tokens } : { id: job.id, raw: t.input.raw, loc: t.input.loc, size: job.size, from: t.from });
     }
   }
 

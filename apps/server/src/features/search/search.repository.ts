@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import type { TokenSource } from './content-tokens.js';
+
+/** Characters of body text a mail's tokens are made from (contentTokens reads no further). */
+const TOKENISED_TEXT = 100_000;
 
 export interface SearchFilter { tsquery: string; mid?: number; since?: Date; until?: Date; attach?: boolean; unread?: boolean }
 
@@ -15,14 +19,12 @@ type Mode = 'walk' | 'index';
  * its statistics), so searchPage picks from the count.
  */
 function matches(db: Db, userId: number, f: SearchFilter, mode: Mode) {
-  // Indexed lexemes and those still waiting for the indexer (a few seconds' deliveries at most) are both searched.
+  // Only indexed mail: the search service has the owner's waiting mail indexed first.
   const base = mode === 'index'
-    ? db.with((cte) => cte('hits').materialized(), (w) => w.selectFrom('mail_search').select('content_id as id').where(sql<boolean>`search @@ ${f.tsquery}::tsquery`)
-      .unionAll(w.selectFrom('search_pending').select('content_id as id').where(sql<boolean>`search @@ ${f.tsquery}::tsquery`)))
+    ? db.with((cte) => cte('hits').materialized(), (w) => w.selectFrom('mail_search').select('content_id as id').where(sql<boolean>`search @@ ${f.tsquery}::tsquery`))
       .selectFrom('hits').innerJoin('messages as m', 'm.content_id', 'hits.id').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
     : db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
-      .where(sql<boolean>`(EXISTS (SELECT 1 FROM mail_search s WHERE s.content_id = c.id AND s.search @@ ${f.tsquery}::tsquery)
-        OR EXISTS (SELECT 1 FROM search_pending s WHERE s.content_id = c.id AND s.search @@ ${f.tsquery}::tsquery))`);
+      .where(sql<boolean>`EXISTS (SELECT 1 FROM mail_search s WHERE s.content_id = c.id AND s.search @@ ${f.tsquery}::tsquery)`);
   let q = base.where('m.user_id', '=', userId);
   if (f.mid !== undefined) q = q.where('m.folder_mid', '=', f.mid);
   if (f.since) q = q.where('m.received_at', '>=', f.since);
@@ -59,15 +61,39 @@ export async function countMatches(db: Db, userId: number, f: SearchFilter): Pro
   return { total: Math.min(n, COUNT_CAP), more: n > COUNT_CAP };
 }
 
+/** A waiting content, as the tokens are made from it (content-tokens.ts). */
+export interface PendingContent extends TokenSource { id: number }
+
 /**
- * Moves up to `limit` mails' lexemes from the delivery's queue into the GIN index, in one
- * statement. SKIP LOCKED lets the indexers of several processes share the queue.
+ * Up to `limit` contents that wait for the indexer, oldest first; with `userId`, only those of
+ * that user's mail. Read without a lock: storeLexemes takes each one only if it still waits.
  */
-export async function indexPending(db: Db, limit: number): Promise<number> {
-  const r = await sql`WITH moved AS (
-      DELETE FROM search_pending WHERE content_id IN (SELECT content_id FROM search_pending ORDER BY content_id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING content_id, search)
-    INSERT INTO mail_search (content_id, search) SELECT content_id, search FROM moved ON CONFLICT (content_id) DO NOTHING`.execute(db);
+export async function pendingContents(db: Db, limit: number, userId?: number): Promise<PendingContent[]> {
+  let q = db.selectFrom('search_pending as p').innerJoin('mail_contents as c', 'c.id', 'p.content_id')
+    .select(['p.content_id as id', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.cc_list'])
+    .select(sql<string>`left(c.text_body, ${TOKENISED_TEXT})`.as('text'))
+    .select(sql<string[]>`ARRAY(SELECT a->>'name' FROM jsonb_array_elements(c.attachments) a)`.as('names'));
+  if (userId !== undefined) q = q.where(({ exists, selectFrom }) => exists(selectFrom('messages as m').select(sql`1`.as('x')).whereRef('m.content_id', '=', 'p.content_id').where('m.user_id', '=', userId)));
+  const rows = await q.orderBy('p.content_id').limit(limit).execute();
+  return rows.map((r) => ({
+    id: r.id, subject: r.subject, from: { name: r.from_name, address: r.from_address }, to: r.to_list, cc: r.cc_list, text: r.text,
+    attachments: r.names.map((name) => ({ name: name ?? '' })),
+  }));
+}
+
+/**
+ * Writes the lexemes of contents that still wait (`tokens[i]`, one per line, is `ids[i]`'s) and
+ * takes them off the queue, in one statement. A content another indexer took meanwhile (the
+ * DELETE waits for its commit, then finds nothing) or that was deleted is left alone. Returns
+ * how many it indexed.
+ */
+export async function storeLexemes(db: Db, ids: number[], tokens: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const r = await sql`WITH moved AS (DELETE FROM search_pending WHERE content_id = ANY(${ids}::bigint[]) RETURNING content_id)
+    INSERT INTO mail_search (content_id, search)
+    SELECT m.content_id, array_to_tsvector(string_to_array(t.tokens, E'\\n'))
+    FROM moved m JOIN unnest(${ids}::bigint[], ${tokens}::text[]) AS t(id, tokens) ON t.id = m.content_id
+    ON CONFLICT (content_id) DO NOTHING`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }
 

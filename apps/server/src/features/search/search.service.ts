@@ -2,6 +2,7 @@ import { highlightTerms, queryTokens, type SearchQuery, type SearchResult } from
 import type { Db } from '../../db/connect.js';
 import type { MailboxService } from '../mailbox/mailbox.service.js';
 import { toSummary } from '../message/message.service.js';
+import type { SearchIndexer } from './search-indexer.js';
 import * as repo from './search.repository.js';
 
 /** A tsquery in PostgreSQL's input syntax: every token must match, some as prefixes. Tokens never hold quotes or backslashes. */
@@ -26,7 +27,7 @@ export function excerpt(text: string, terms: string[], fallback: string): string
 }
 
 export class SearchService {
-  constructor(private readonly db: Db, private readonly mailbox: MailboxService) {}
+  constructor(private readonly db: Db, private readonly mailbox: MailboxService, private readonly indexer: SearchIndexer) {}
 
   async search(userId: number, q: SearchQuery): Promise<SearchResult> {
     const tsquery = toTsquery(q.q);
@@ -37,6 +38,8 @@ export class SearchService {
       tsquery, mid, attach: q.attach, unread: q.unread,
       since: q.since !== undefined ? new Date(q.since * 1000) : undefined, until: q.until !== undefined ? new Date(q.until * 1000) : undefined,
     };
+    // Mail of this user's that waits for the indexer (a pause's worth, usually none) is indexed now, so it is found.
+    await this.indexer.catchUp(userId);
     // The count (cheap, from the index) decides how the page is found.
     const count = await repo.countMatches(this.db, userId, f);
     const rows = count.total === 0 ? [] : await repo.searchPage(this.db, userId, f, q.size, (q.page - 1) * q.size, count.more);
