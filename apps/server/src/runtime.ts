@@ -127,6 +127,7 @@ export async function startRuntime(config: Config, opts: { memoryDb?: boolean; s
       services.migrate.abortAll();
       await services.migrateRunner.stop();
       await services.searchIndexRunner.stop();
+      await services.searchIndexer.idle();
       services.outbound.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await services.events.stop();

@@ -85,6 +85,23 @@ describe('the search index off the delivery path', () => {
     expect(await counts()).toEqual({ pending: before.pending + 1, indexed: before.indexed + 2 });
   });
 
+  it('reads the next batch while writing one, and finds a content queued behind where reading got to', async () => {
+    const db = s.rt.services.db;
+    const ix = indexer({ batch: 1, quietMs: 0, maxWaiting: 1_000 }, () => 0);
+    await ix.drain();
+    await deliver('Ahead one', 'pangolin');
+    await deliver('Ahead two', 'pangolin');
+    const [one, two] = (await db.selectFrom('search_pending').select('content_id').orderBy('content_id').execute()).map((r) => r.content_id);
+    expect(await ix.tick()).toBe(1); // one written, two read ahead
+    // A content committed late with a lower id (another process's delivery), as if queued now.
+    await db.deleteFrom('mail_search').where('content_id', '=', one!).execute();
+    await db.insertInto('search_pending').values({ content_id: one! }).execute();
+    expect(await ix.tick()).toBe(1); // two, read ahead; nothing after it
+    expect(await ix.tick()).toBe(0); // the read ahead came up empty: reading starts over
+    expect(await ix.tick()).toBe(1); // and finds one
+    expect((await db.selectFrom('mail_search').select('content_id').where('content_id', 'in', [one!, two!]).execute())).toHaveLength(2);
+  });
+
   it('keeps up even under load once too much waits', async () => {
     let now = 5_000_000;
     const ix = indexer({ batch: 10, quietMs: 300, maxWaiting: 1 }, () => now);
@@ -113,7 +130,7 @@ describe('the search index off the delivery path', () => {
   it('a content another indexer took meanwhile is not written twice', async () => {
     const db = s.rt.services.db;
     await deliver('Raced mail', 'axolotl');
-    const [waiting] = await pendingContents(db, 10, undefined);
+    const [waiting] = await pendingContents(db, 10);
     const tokens = await s.rt.services.parser.tokens([waiting!]);
     expect(await storeLexemes(db, [waiting!.id], tokens)).toBe(1);
     // The second indexer read the same row before the first took it: it finds nothing to take.
@@ -126,7 +143,7 @@ describe('the search index off the delivery path', () => {
     const db = s.rt.services.db;
     await indexer(SEARCH_INDEXER_DEFAULTS, () => 0).drain();
     await s.send({ from: '"Dana Wu" <dana@partner.example>', to: 'alice@demo.test', cc: '"Bob" <bob@demo.test>', subject: 'Tokens 季度 check', text: 'Ärger über q3季度report', attachments: [{ filename: 'plan 2027.pdf', content: 'x' }] });
-    const [stored] = await pendingContents(db, 10, undefined);
+    const [stored] = await pendingContents(db, 10);
     const row = await db.selectFrom('mail_contents').select(['blob_hash', 'subject']).where('id', '=', stored!.id).executeTakeFirstOrThrow();
     expect(row.subject).toBe('Tokens 季度 check');
     const parsed = await s.rt.services.parser.parse(await s.rt.services.blobs.get(row.blob_hash), 'dana@partner.example');

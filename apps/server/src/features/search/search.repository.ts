@@ -65,14 +65,17 @@ export async function countMatches(db: Db, userId: number, f: SearchFilter): Pro
 export interface PendingContent extends TokenSource { id: number }
 
 /**
- * Up to `limit` contents that wait for the indexer, oldest first; with `userId`, only those of
- * that user's mail. Read without a lock: storeLexemes takes each one only if it still waits.
+ * Up to `limit` contents that wait for the indexer, oldest first, after the content id `after`;
+ * with `userId`, only those of that user's mail. Read without a lock: storeLexemes takes each
+ * one only if it still waits.
  */
-export async function pendingContents(db: Db, limit: number, userId?: number): Promise<PendingContent[]> {
+export async function pendingContents(db: Db, limit: number, opts: { after?: number; userId?: number } = {}): Promise<PendingContent[]> {
+  const { after = 0, userId } = opts;
   let q = db.selectFrom('search_pending as p').innerJoin('mail_contents as c', 'c.id', 'p.content_id')
     .select(['p.content_id as id', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.cc_list'])
     .select(sql<string>`left(c.text_body, ${TOKENISED_TEXT})`.as('text'))
     .select(sql<string[]>`ARRAY(SELECT a->>'name' FROM jsonb_array_elements(c.attachments) a)`.as('names'));
+  if (after > 0) q = q.where('p.content_id', '>', after);
   if (userId !== undefined) q = q.where(({ exists, selectFrom }) => exists(selectFrom('messages as m').select(sql`1`.as('x')).whereRef('m.content_id', '=', 'p.content_id').where('m.user_id', '=', userId)));
   const rows = await q.orderBy('p.content_id').limit(limit).execute();
   return rows.map((r) => ({
