@@ -102,6 +102,19 @@ describe('the search index off the delivery path', () => {
     expect((await db.selectFrom('mail_search').select('content_id').where('content_id', 'in', [one!, two!]).execute())).toHaveLength(2);
   });
 
+  it('catches up a user\'s waiting mail batch after batch, and only that user\'s', async () => {
+    const db = s.rt.services.db;
+    const ix = indexer({ batch: 1, quietMs: 300, maxWaiting: 1_000 }, () => 0);
+    await ix.drain();
+    for (const subject of ['Tapir one', 'Tapir two', 'Tapir three']) await deliver(subject, 'tapir');
+    await deliver('Tapir for Bob', 'tapir', 'bob@demo.test');
+    const user = await db.selectFrom('users').select('id').where('email', '=', 'alice@demo.test').executeTakeFirstOrThrow();
+    expect(await ix.catchUp(user.id)).toBe(3);
+    expect(await walked('tapir')).toEqual(['Tapir one', 'Tapir three', 'Tapir two']);
+    expect((await counts()).pending).toBe(1);
+    await ix.drain();
+  });
+
   it('keeps up even under load once too much waits', async () => {
     let now = 5_000_000;
     const ix = indexer({ batch: 10, quietMs: 300, maxWaiting: 1 }, () => now);

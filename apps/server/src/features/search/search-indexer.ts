@@ -52,7 +52,13 @@ export class SearchIndexer {
   /** Indexes everything of this user's mail that waits, before a search of it. */
   async catchUp(userId: number): Promise<number> {
     let total = 0;
-    for (let batch = await this.prepare({ userId }); batch; batch = await this.prepare({ userId })) total += await repo.storeLexemes(this.db, batch.ids, batch.tokens);
+    let ready = this.prepare({ userId });
+    for (let batch = await ready; batch; batch = await ready) {
+      ready = this.prepare({ userId, after: batch.ids.at(-1) });
+      // Settled by the next turn of the loop; a failed write leaves it, and it must not go unhandled.
+      ready.catch(() => undefined);
+      total += await repo.storeLexemes(this.db, batch.ids, batch.tokens);
+    }
     return total;
   }
 
