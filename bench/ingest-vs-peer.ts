@@ -186,8 +186,11 @@ async function mailwingRun(kind: 'postgres' | 'pglite', ackBase: string): Promis
 }
 
 /**
- * Work Mailwing does after the last 250 (the search index catching up, migration 030) is
- * work the mail cost: it runs until the process tree uses under a tenth of a core for 0.5 s.
+ * Work Mailwing does after the last 250 (the search index catching up, migrations 030 and 037)
+ * is work the mail cost: it runs until the process tree uses under a tenth of a core for 1 s.
+ * Not less: the indexer starts only after 300 ms without deliveries and polls every 500 ms, so a
+ * shorter quiet spell could end the wait before the catching-up began (it then ran into the
+ * next round, and that round's `after_s` came out near 0).
  */
 async function untilQuiet(serverCpu: () => Promise<CpuReading>): Promise<{ secs: number; cpu: number }> {
   const total = async () => [...(await serverCpu()).values()].reduce((a, b) => a + b, 0);
@@ -195,13 +198,13 @@ async function untilQuiet(serverCpu: () => Promise<CpuReading>): Promise<{ secs:
   const c0 = await total();
   let last = c0;
   let quiet = 0;
-  while (quiet < 2 && performance.now() - t0 < 120_000) {
+  while (quiet < 4 && performance.now() - t0 < 120_000) {
     await sleep(250);
     const c = await total();
     quiet = c - last < 0.025 ? quiet + 1 : 0;
     last = c;
   }
-  return { secs: Math.max(0, (performance.now() - t0) / 1000 - 0.5), cpu: last - c0 };
+  return { secs: Math.max(0, (performance.now() - t0) / 1000 - 1), cpu: last - c0 };
 }
 
 function summarize(m: Awaited<ReturnType<typeof measure>>, lost: number): Run {
