@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import nodemailer from 'nodemailer';
 import { loadConfig } from '../apps/server/src/config.js';
 import { openServices } from '../apps/server/src/runtime.js';
@@ -66,11 +67,14 @@ try {
       const raw = await services.blobs.get(r.blob_hash).catch(() => null);
       if (!raw || raw.length !== r.size) halfStored += 1;
     }
+    // Unsearchable: a stored content neither indexed nor queued for the indexer (migration 037), so search would never find it.
+    const unsearchable = Number((await sql<{ n: number }>`SELECT count(*) AS n FROM mail_contents c WHERE c.subject LIKE 'crash-%'
+      AND NOT EXISTS (SELECT 1 FROM mail_search s WHERE s.content_id = c.id) AND NOT EXISTS (SELECT 1 FROM search_pending p WHERE p.content_id = c.id)`.execute(db.db)).rows[0]!.n);
     console.log(JSON.stringify({
       bench: 'crash', db: dbKind, acknowledged: acked.size, found, lost: acked.size - found, unreadable,
-      stored_total: rows.length, stored_but_unacknowledged: rows.length - found - unreadable, half_stored: halfStored,
+      stored_total: rows.length, stored_but_unacknowledged: rows.length - found - unreadable, half_stored: halfStored, unsearchable,
     }));
-    verdict.failed = acked.size - found > 0 || halfStored > 0;
+    verdict.failed = acked.size - found > 0 || halfStored > 0 || unsearchable > 0;
   } finally {
     await close();
   }
