@@ -42,7 +42,7 @@ const indexer = (opts: SearchIndexerOptions, now: () => number) => new SearchInd
 describe('the search index off the delivery path', () => {
   it('queues a delivered mail and indexes it once deliveries pause', async () => {
     let now = 1_000_000;
-    const ix = indexer({ batch: 2, quietMs: 300, maxWaiting: 1_000 }, () => now);
+    const ix = indexer({ batch: 2, loadBatch: 2, quietMs: 300, maxWaiting: 1_000 }, () => now);
     await ix.drain();
     const before = await counts();
 
@@ -87,7 +87,7 @@ describe('the search index off the delivery path', () => {
 
   it('reads the next batch while writing one, and finds a content queued behind where reading got to', async () => {
     const db = s.rt.services.db;
-    const ix = indexer({ batch: 1, quietMs: 0, maxWaiting: 1_000 }, () => 0);
+    const ix = indexer({ batch: 1, loadBatch: 1, quietMs: 0, maxWaiting: 1_000 }, () => 0);
     await ix.drain();
     await deliver('Ahead one', 'pangolin');
     await deliver('Ahead two', 'pangolin');
@@ -104,7 +104,7 @@ describe('the search index off the delivery path', () => {
 
   it('catches up a user\'s waiting mail batch after batch, and only that user\'s', async () => {
     const db = s.rt.services.db;
-    const ix = indexer({ batch: 1, quietMs: 300, maxWaiting: 1_000 }, () => 0);
+    const ix = indexer({ batch: 1, loadBatch: 1, quietMs: 300, maxWaiting: 1_000 }, () => 0);
     await ix.drain();
     for (const subject of ['Tapir one', 'Tapir two', 'Tapir three']) await deliver(subject, 'tapir');
     await deliver('Tapir for Bob', 'tapir', 'bob@demo.test');
@@ -115,17 +115,19 @@ describe('the search index off the delivery path', () => {
     await ix.drain();
   });
 
-  it('keeps up even under load once too much waits', async () => {
+  it('keeps up even under load once too much waits, a small batch at a time', async () => {
     let now = 5_000_000;
-    const ix = indexer({ batch: 10, quietMs: 300, maxWaiting: 1 }, () => now);
+    const ix = indexer({ batch: 10, loadBatch: 1, quietMs: 300, maxWaiting: 1 }, () => now);
     await ix.drain();
     await deliver('Load one', 'okapi');
     ix.delivered();
     expect(await ix.tick()).toBe(0); // one waiting is allowed
     await deliver('Load two', 'okapi');
     ix.delivered();
-    expect(await ix.tick()).toBe(2); // two are over the limit: indexed although mail keeps coming
-    now += 1;
+    expect(await ix.tick()).toBe(1); // two are over the limit: indexed although mail keeps coming, in load-sized batches
+    expect(await ix.tick()).toBe(0); // within the limit again
+    now += 301;
+    expect(await ix.tick()).toBe(1); // a pause: the rest
     expect((await subjects('okapi')).sort()).toEqual(['Load one', 'Load two']);
   });
 
