@@ -2,6 +2,9 @@ import { indexTokens } from '@mailwing/shared';
 
 type Addr = { name: string; address: string };
 
+/** Characters of body text a mail's tokens are made from. */
+export const TOKENISED_TEXT = 100_000;
+
 /** What a mail's index tokens are made from: its stored content (mail_contents), or a parse just made. */
 export interface TokenSource { subject: string; from: Addr; to: Addr[]; cc: Addr[]; text: string; attachments: { name: string }[] }
 
@@ -14,7 +17,7 @@ export interface TokenSource { subject: string; from: Addr; to: Addr[]; cc: Addr
  * those are sorted again there, correctly, only slower.
  */
 export function contentTokens(c: TokenSource): string[] {
-  const parts = [c.subject, c.from.name, c.from.address, ...[...c.to, ...c.cc].flatMap((a) => [a.name, a.address]), c.text.slice(0, 100_000), ...c.attachments.map((a) => a.name)];
+  const parts = [c.subject, c.from.name, c.from.address, ...[...c.to, ...c.cc].flatMap((a) => [a.name, a.address]), c.text.slice(0, TOKENISED_TEXT), ...c.attachments.map((a) => a.name)];
   return sortedDistinct(indexTokens(parts.join('\n')));
 }
 

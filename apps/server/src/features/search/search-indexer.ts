@@ -38,8 +38,9 @@ interface Prepared { ids: number[]; tokens: string[] }
 
 export class SearchIndexer {
   private lastDelivery = Number.NEGATIVE_INFINITY;
-  // The batch after the one being written, read and tokenised meanwhile (the database and a
-  // parse worker each do their part at once: ~30 % less catching-up time on PGlite).
+  // The batch after the one `tick` writes, read and tokenised meanwhile, so the database and a
+  // parse worker work at once (reading and tokenising were 0.54 of 1.86 ms a mail on PGlite
+  // without it; the whole catching-up was not timed with and without).
   private next: Promise<Prepared | null> | null = null;
 
   constructor(private readonly db: Db, private readonly tokenise: Tokenise, private readonly opts: SearchIndexerOptions = SEARCH_INDEXER_DEFAULTS, private readonly now: () => number = Date.now) {}
@@ -57,22 +58,25 @@ export class SearchIndexer {
   }
 
   /** Indexes everything of this user's mail that waits, before a search of it. */
-  async catchUp(userId: number): Promise<number> {
+  catchUp(userId: number): Promise<number> {
+    return this.sweep({ userId });
+  }
+
+  /** Indexes everything waiting now (tests, and a shutdown that wants a tidy index). */
+  drain(): Promise<number> {
+    return this.sweep({});
+  }
+
+  /** Every waiting content (of one user's mail, or all), batch after batch, each read while the last is written. */
+  private async sweep(whose: { userId?: number }): Promise<number> {
     let total = 0;
-    let ready = this.prepare({ userId, limit: this.opts.batch });
+    let ready = this.prepare({ ...whose, limit: this.opts.batch });
     for (let batch = await ready; batch; batch = await ready) {
-      ready = this.prepare({ userId, after: batch.ids.at(-1), limit: this.opts.batch });
+      ready = this.prepare({ ...whose, after: batch.ids.at(-1), limit: this.opts.batch });
       // Settled by the next turn of the loop; a failed write leaves it, and it must not go unhandled.
       ready.catch(() => undefined);
       total += await repo.storeLexemes(this.db, batch.ids, batch.tokens);
     }
-    return total;
-  }
-
-  /** Indexes everything waiting now (tests, and a shutdown that wants a tidy index). */
-  async drain(): Promise<number> {
-    let total = 0;
-    for (let n = await this.indexBatch(this.opts.batch); n !== null; n = await this.indexBatch(this.opts.batch)) total += n;
     return total;
   }
 
@@ -83,7 +87,7 @@ export class SearchIndexer {
 
   /**
    * Writes one batch of waiting contents' lexemes while the next is read and tokenised.
-   * Returns how many it indexed, or null when none waited (0: another indexer took them).
+   * Returns how many it indexed (0: another indexer took them), or null when none waited.
    */
   private async indexBatch(limit: number): Promise<number | null> {
     const ready = this.next ?? this.prepare({ limit });

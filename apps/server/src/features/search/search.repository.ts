@@ -1,9 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
-import type { TokenSource } from './content-tokens.js';
-
-/** Characters of body text a mail's tokens are made from (contentTokens reads no further). */
-const TOKENISED_TEXT = 100_000;
+import { TOKENISED_TEXT, type TokenSource } from './content-tokens.js';
 
 export interface SearchFilter { tsquery: string; mid?: number; since?: Date; until?: Date; attach?: boolean; unread?: boolean }
 
@@ -73,6 +70,7 @@ export async function pendingContents(db: Db, limit: number, opts: { after?: num
   const { after = 0, userId } = opts;
   let q = db.selectFrom('search_pending as p').innerJoin('mail_contents as c', 'c.id', 'p.content_id')
     .select(['p.content_id as id', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.cc_list'])
+    // Only what contentTokens reads crosses to the worker.
     .select(sql<string>`left(c.text_body, ${TOKENISED_TEXT})`.as('text'))
     .select(sql<string[]>`ARRAY(SELECT a->>'name' FROM jsonb_array_elements(c.attachments) a)`.as('names'));
   if (after > 0) q = q.where('p.content_id', '>', after);
