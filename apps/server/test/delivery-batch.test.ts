@@ -130,3 +130,25 @@ it('a mail\'s search tokens come sorted as the database orders lexemes, so its t
   expect(tokens).toEqual(lexemes);
   expect(tokens).toContain('季度');
 });
+
+it('stores a delivered body with lz4 where the database has it, and uncompressed where it does not (migration 038)', async () => {
+  const db = s.rt.services.db;
+  // Prose that repeats: pglz would shrink it to a fraction, so a stored size near the text's own says it was not compressed.
+  const text = Array.from({ length: 400 }, (_, i) => `The quarterly report for region ${i % 7} is attached.`).join('\n');
+  await s.send({ from: 'carol@partner.example', to: 'alice@demo.test', subject: 'Storage of bodies', text, html: `<p>${text}</p>` });
+  const lz4 = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)`.execute(db)).rows[0]!.n === 1;
+  const stored = (await sql<{ text_method: string | null; text_bytes: number; html_method: string | null; html_bytes: number; text_len: number }>`
+    SELECT pg_column_compression(text_body) AS text_method, pg_column_size(text_body) AS text_bytes, octet_length(text_body) AS text_len,
+      pg_column_compression(html) AS html_method, pg_column_size(html) AS html_bytes
+    FROM mail_contents WHERE subject = 'Storage of bodies'`.execute(db)).rows;
+  expect(stored).toHaveLength(1);
+  const [r] = stored;
+  if (lz4) {
+    expect([r!.text_method, r!.html_method]).toEqual(['lz4', 'lz4']);
+    expect(Number(r!.text_bytes)).toBeLessThan(Number(r!.text_len) / 4);
+  } else {
+    expect([r!.text_method, r!.html_method]).toEqual([null, null]);
+    expect(Number(r!.text_bytes)).toBeGreaterThanOrEqual(Number(r!.text_len));
+    expect(Number(r!.html_bytes)).toBeGreaterThanOrEqual(Number(r!.text_len));
+  }
+});

@@ -36,6 +36,7 @@ import * as m034 from './migrations/034-folder-page-ids.js';
 import * as m035 from './migrations/035-blob-rows.js';
 import * as m036 from './migrations/036-search-uncompressed.js';
 import * as m037 from './migrations/037-search-tokens-at-index.js';
+import * as m038 from './migrations/038-bodies-uncompressed-without-lz4.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PreparingClient } from './prepared.js';
 import { PGliteThread } from './pglite-thread.js';
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '035-blob-rows': m035,
   '036-search-uncompressed': m036,
   '037-search-tokens-at-index': m037,
+  '038-bodies-uncompressed-without-lz4': m038,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).
