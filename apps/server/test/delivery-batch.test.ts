@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { fileMail } from '../src/features/message/filing.repository.js';
 import { contentTokens } from '../src/features/search/content-tokens.js';
 import { resolveLocal } from '../src/features/account/account.repository.js';
+import { PLANNED_WITH } from '../src/db/prepared.js';
 import { startDemo, type TestServer } from './harness.js';
 
 // Issue 13: a delivery batch is filed by one statement (filing.repository.ts): blob references,
@@ -151,4 +152,29 @@ it('stores a delivered body with lz4 where the database has it, and uncompressed
     expect(Number(r!.text_bytes)).toBeGreaterThanOrEqual(Number(r!.text_len));
     expect(Number(r!.html_bytes)).toBeGreaterThanOrEqual(Number(r!.text_len));
   }
+});
+
+it('the filing statement\'s generic plan, made while the tables are small, finds each link by index and never reads a table whole', async () => {
+  // The demo's few mails are what a new company starts with: the moment a process first files mail, and so plans this
+  // statement for the connection's life. A plan made then must not read mail_contents or users whole for every mail.
+  const db = s.rt.services.db;
+  const content = await s.rt.services.parser.parse(raw('Foxtrot batch', 'foxword', 'References: <a@x.example> <b@x.example>\r\n'), 'carol@partner.example');
+  const alice = (await db.selectFrom('users').select('id').where('email', '=', 'alice@demo.test').executeTakeFirstOrThrow()).id;
+  const plan = await db.transaction().execute(async (trx) => {
+    await fileMail(trx, { blobs: [{ hash: 'plan-test', size: 10, n: 1 }], contents: [{ hash: 'plan-test', content }], rows: [row(alice, 1, false, true)] });
+    const text = (await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'mw_file_mail_%'`.execute(trx)).rows[0]!.statement;
+    const params = Math.max(...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+    for (const setting of PLANNED_WITH) await sql.raw(`SET LOCAL ${setting}`).execute(trx);
+    await sql.raw(`PREPARE filing_plan_probe AS ${text}`).execute(trx);
+    // Without ANALYZE nothing runs; on a generic plan the values do not matter.
+    const lines = (await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) EXECUTE filing_plan_probe(${Array(params).fill('NULL').join(', ')})`).execute(trx)).rows.map((r) => r['QUERY PLAN']);
+    await sql`DEALLOCATE filing_plan_probe`.execute(trx);
+    return lines.join('\n');
+  });
+  expect(plan).toMatch(/Index Scan using mail_contents_message_id on mail_contents/);
+  expect(plan).toMatch(/Index Scan using users_pkey on users/);
+  expect(plan).not.toMatch(/Seq Scan on (mail_contents|messages|users|blobs)\b/);
+  // A bitmap of every content that has a Message-ID is a full read too, only by way of the index.
+  expect(plan).not.toMatch(/message_id <> ''::text\)\s*$/m);
+  expect(plan).not.toMatch(/Hash Cond: \(c\.message_id/);
 });

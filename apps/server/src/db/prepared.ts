@@ -107,12 +107,25 @@ function runBare(c: WireConnection, text: string): void {
   c.execute({ portal: '' });
 }
 
+/** What a marked statement is planned under, set before it and reset after it. */
+export const PLANNED_WITH = [
+  'plan_cache_mode = force_generic_plan',
+  // A generic plan is made once per connection and kept: on PostgreSQL until an ANALYZE
+  // invalidates it, on PGlite (single-user, so no autovacuum) for the process's life. Made
+  // while a new company's tables were small, the filing statement's Message-ID lookup was a
+  // hash join over a full scan of mail_contents, for every delivered mail, for good (issue 13:
+  // filing 8 mails went from 11 to 45 ms over ~3,400 deliveries on PGlite). These statements
+  // find rows by key; with sequential scans priced out, their lookups go through an index
+  // whatever the table sizes were at the moment they were planned.
+  'enable_seqscan = off',
+];
+
 /**
  * A named statement on a generic plan, sent as one pipeline with one Sync:
- * Parse (first time only), SET plan_cache_mode, Bind/Describe/Execute, RESET, Sync.
+ * Parse (first time only), SET (PLANNED_WITH), Bind/Describe/Execute, RESET, Sync.
  * One round trip, as an ordinary query (issue 13: three round trips cost the list more
  * than the planning they saved). Up to the Sync it is one transaction: if the statement
- * fails, the RESET is skipped but the failed transaction undoes the SET as well; inside an
+ * fails, the RESETs are skipped but the failed transaction undoes the SETs as well; inside an
  * explicit transaction its rollback does.
  */
 class GenericPlanQuery extends PgQuery {
@@ -124,7 +137,7 @@ class GenericPlanQuery extends PgQuery {
       c.parse({ text: this.text, name: this.name, types: this.types });
       c.submittedNamedStatements[this.name] = this.text;
     }
-    runBare(c, 'SET plan_cache_mode = force_generic_plan');
+    for (const setting of PLANNED_WITH) runBare(c, `SET ${setting}`);
     try {
       c.bind({ portal: this.portal, statement: this.name, values: this.values, binary: this.binary, valueMapper: prepareValue });
     } catch (err) {
@@ -135,13 +148,13 @@ class GenericPlanQuery extends PgQuery {
     }
     c.describe({ type: 'P', name: this.portal });
     c.execute({ portal: this.portal });
-    runBare(c, 'RESET plan_cache_mode');
+    for (const setting of PLANNED_WITH) runBare(c, `RESET ${setting.split(' ')[0]}`);
     c.sync();
   }
 
-  // Three CommandCompletes arrive: the SET's, the statement's, the RESET's. Only the middle one is the result.
+  // A CommandComplete arrives for each SET, the statement and each RESET. Only the statement's is the result.
   override handleCommandComplete(msg: unknown, c: WireConnection): void {
-    if (this.completes++ === 1) super.handleCommandComplete(msg, c);
+    if (this.completes++ === PLANNED_WITH.length) super.handleCommandComplete(msg, c);
   }
 }
 

@@ -24,6 +24,10 @@ export const DRAFTS = 2;
  * mailbox small (a new or fast-growing one, before autovacuum's next ANALYZE), read the
  * mailbox's every row through messages_conv for each probe: a cost growing with the mailbox
  * (issue 13: 1.21 ms of backend CPU per delivered mail at ~330 mails a mailbox, 0.69 with this).
+ * The Message-ID probe is a lateral subquery behind OFFSET 0 for the same reason: one index
+ * probe per link. As a join, a plan made while mail_contents looked small hashed the links
+ * against every content with a Message-ID, scanned in full for every delivered mail; the
+ * filing statement's generic plan kept that for the connection's life (db/prepared.ts).
  */
 const threadLookup = sql<number | null>`coalesce(
       (SELECT m.conv_id FROM (
@@ -32,7 +36,7 @@ const threadLookup = sql<number | null>`coalesce(
           UNION ALL SELECT r.mid, 2 + cardinality(rr.refs) - r.ord FROM unnest(rr.refs) WITH ORDINALITY AS r(mid, ord)
             WHERE r.ord > cardinality(rr.refs) - ${MAX_REFERENCES}
         ) l
-        JOIN mail_contents c ON c.message_id = l.mid AND c.message_id <> ''
+        CROSS JOIN LATERAL (SELECT c.id FROM mail_contents c WHERE c.message_id = l.mid AND c.message_id <> '' OFFSET 0) c
         JOIN messages m ON m.content_id = c.id AND m.user_id + 0 = q.user_id
         ORDER BY l.pos, m.id DESC LIMIT 1),
       (SELECT m.conv_id FROM mail_contents c JOIN messages m ON m.content_id = c.id AND m.user_id + 0 = q.user_id
