@@ -37,6 +37,7 @@ import * as m035 from './migrations/035-blob-rows.js';
 import * as m036 from './migrations/036-search-uncompressed.js';
 import * as m037 from './migrations/037-search-tokens-at-index.js';
 import * as m038 from './migrations/038-bodies-uncompressed-without-lz4.js';
+import * as m039 from './migrations/039-insert-trigger-by-index.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PreparingClient } from './prepared.js';
 import { PGliteThread } from './pglite-thread.js';
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '036-search-uncompressed': m036,
   '037-search-tokens-at-index': m037,
   '038-bodies-uncompressed-without-lz4': m038,
+  '039-insert-trigger-by-index': m039,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).
