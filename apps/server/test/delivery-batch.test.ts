@@ -164,7 +164,7 @@ it('the filing statement\'s generic plan, made while the tables are small, finds
     await fileMail(trx, { blobs: [{ hash: 'plan-test', size: 10, n: 1 }], contents: [{ hash: 'plan-test', content }], rows: [row(alice, 1, false, true)] });
     const text = (await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'mw_file_mail_%'`.execute(trx)).rows[0]!.statement;
     const params = Math.max(...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
-    for (const setting of PLANNED_WITH) await sql.raw(`SET LOCAL ${setting}`).execute(trx);
+    for (const [name, value] of PLANNED_WITH) await sql`SELECT set_config(${name}, ${value}, true)`.execute(trx);
     await sql.raw(`PREPARE filing_plan_probe AS ${text}`).execute(trx);
     // Without ANALYZE nothing runs; on a generic plan the values do not matter.
     const lines = (await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) EXECUTE filing_plan_probe(${Array(params).fill('NULL').join(', ')})`).execute(trx)).rows.map((r) => r['QUERY PLAN']);

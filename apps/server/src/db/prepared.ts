@@ -107,9 +107,9 @@ function runBare(c: WireConnection, text: string): void {
   c.execute({ portal: '' });
 }
 
-/** What a marked statement is planned under, set before it and reset after it. */
-export const PLANNED_WITH = [
-  'plan_cache_mode = force_generic_plan',
+/** What a marked statement is planned under, [setting, value]: set before it and reset after it. */
+export const PLANNED_WITH: readonly (readonly [string, string])[] = [
+  ['plan_cache_mode', 'force_generic_plan'],
   // A generic plan is made once per connection and kept: on PostgreSQL until an ANALYZE
   // invalidates it, on PGlite (single-user, so no autovacuum) for the process's life. Made
   // while a new company's tables were small, the filing statement's Message-ID lookup was a
@@ -117,7 +117,7 @@ export const PLANNED_WITH = [
   // filing 8 mails went from 11 to 45 ms over ~3,400 deliveries on PGlite). These statements
   // find rows by key; with sequential scans priced out, their lookups go through an index
   // whatever the table sizes were at the moment they were planned.
-  'enable_seqscan = off',
+  ['enable_seqscan', 'off'],
 ];
 
 /**
@@ -137,7 +137,7 @@ class GenericPlanQuery extends PgQuery {
       c.parse({ text: this.text, name: this.name, types: this.types });
       c.submittedNamedStatements[this.name] = this.text;
     }
-    for (const setting of PLANNED_WITH) runBare(c, `SET ${setting}`);
+    for (const [name, value] of PLANNED_WITH) runBare(c, `SET ${name} = ${value}`);
     try {
       c.bind({ portal: this.portal, statement: this.name, values: this.values, binary: this.binary, valueMapper: prepareValue });
     } catch (err) {
@@ -148,7 +148,7 @@ class GenericPlanQuery extends PgQuery {
     }
     c.describe({ type: 'P', name: this.portal });
     c.execute({ portal: this.portal });
-    for (const setting of PLANNED_WITH) runBare(c, `RESET ${setting.split(' ')[0]}`);
+    for (const [name] of PLANNED_WITH) runBare(c, `RESET ${name}`);
     c.sync();
   }
 
