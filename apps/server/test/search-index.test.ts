@@ -131,6 +131,21 @@ describe('the search index off the delivery path', () => {
     expect((await subjects('okapi')).sort()).toEqual(['Load one', 'Load two']);
   });
 
+  it('a batch read ahead in a pause is written a load-sized piece at a time once deliveries resume', async () => {
+    let now = 7_000_000;
+    const ix = indexer({ batch: 2, loadBatch: 1, quietMs: 300, maxWaiting: 1 }, () => now);
+    await ix.drain();
+    for (const n of ['one', 'two', 'three', 'four', 'five']) await deliver(`Resume ${n}`, 'numbat');
+    expect(await ix.tick()).toBe(2); // a pause: a full batch, and the next two read ahead
+    ix.delivered();
+    now += 1;
+    expect(await ix.tick()).toBe(1); // mail again, three waiting: one of the two read ahead, not both
+    expect((await counts()).pending).toBe(2);
+    now += 301;
+    await ix.drain();
+    expect((await subjects('numbat')).sort()).toEqual(['Resume five', 'Resume four', 'Resume one', 'Resume three', 'Resume two']);
+  });
+
   it('lets a waiting mail go with its content', async () => {
     await deliver('Purged soon', 'quokka');
     const db = s.rt.services.db;

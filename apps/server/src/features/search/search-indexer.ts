@@ -92,8 +92,10 @@ export class SearchIndexer {
   private async indexBatch(limit: number): Promise<number | null> {
     const ready = this.next ?? this.prepare({ limit });
     this.next = null;
-    const batch = await ready;
-    if (!batch) return null;
+    const read = await ready;
+    if (!read) return null;
+    // Read ahead for a quiet tick, it may be bigger than a tick under load may write: the rest stays queued.
+    const batch = { ids: read.ids.slice(0, limit), tokens: read.tokens.slice(0, limit) };
     // Ids only grow, so the next batch starts past this one; one committed late below it is found when a batch comes up empty and reading starts over.
     const next = this.prepare({ after: batch.ids.at(-1), limit });
     next.catch(() => undefined);
