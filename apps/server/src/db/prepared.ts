@@ -122,14 +122,22 @@ export const PLANNED_WITH: readonly (readonly [string, string])[] = [
 
 /**
  * A named statement on a generic plan, sent as one pipeline with one Sync:
- * Parse (first time only), SET (PLANNED_WITH), Bind/Describe/Execute, RESET, Sync.
- * One round trip, as an ordinary query (issue 13: three round trips cost the list more
- * than the planning they saved). Up to the Sync it is one transaction: if the statement
- * fails, the RESETs are skipped but the failed transaction undoes the SETs as well; inside an
- * explicit transaction its rollback does.
+ * Parse (first time only), the SETs of PLANNED_WITH unless the session has them already,
+ * Bind/Describe/Execute, the RESETs when asked, Sync. One round trip, as an ordinary query
+ * (issue 13: three round trips cost the list more than the planning they saved). Up to the
+ * Sync it is one transaction: if the statement fails, the RESETs are skipped but the failed
+ * transaction undoes the SETs as well; inside an explicit transaction its rollback does.
  */
 class GenericPlanQuery extends PgQuery {
   private completes = 0;
+  private readonly set: boolean;
+  private readonly reset: boolean;
+
+  constructor(config: Record<string, unknown> & { set: boolean; reset: boolean }) {
+    super(config);
+    this.set = config.set;
+    this.reset = config.reset;
+  }
 
   prepare(c: WireConnection): void {
     // The named Parse goes first: pg takes the first ParseComplete as this statement's.
@@ -137,45 +145,84 @@ class GenericPlanQuery extends PgQuery {
       c.parse({ text: this.text, name: this.name, types: this.types });
       c.submittedNamedStatements[this.name] = this.text;
     }
-    for (const [name, value] of PLANNED_WITH) runBare(c, `SET ${name} = ${value}`);
+    if (this.set) for (const [name, value] of PLANNED_WITH) runBare(c, `SET ${name} = ${value}`);
     try {
       c.bind({ portal: this.portal, statement: this.name, values: this.values, binary: this.binary, valueMapper: prepareValue });
     } catch (err) {
-      // As pg does: a value it cannot map ends the pipeline here (the SET is rolled back with it).
+      // As pg does: a value it cannot map ends the pipeline here. The Sync commits any SET sent,
+      // which PreparingClient allows for: after a failure the session may have the settings.
       c.sync();
       this.handleError(err, c);
       return;
     }
     c.describe({ type: 'P', name: this.portal });
     c.execute({ portal: this.portal });
-    for (const [name] of PLANNED_WITH) runBare(c, `RESET ${name}`);
+    if (this.reset) for (const [name] of PLANNED_WITH) runBare(c, `RESET ${name}`);
     c.sync();
   }
 
   // A CommandComplete arrives for each SET, the statement and each RESET. Only the statement's is the result.
   override handleCommandComplete(msg: unknown, c: WireConnection): void {
-    if (this.completes++ === PLANNED_WITH.length) super.handleCommandComplete(msg, c);
+    if (this.completes++ === (this.set ? PLANNED_WITH.length : 0)) super.handleCommandComplete(msg, c);
   }
 }
+
+const RESET_ALL = PLANNED_WITH.map(([name]) => `RESET ${name}`).join('; ');
 
 /**
  * pg's Client, sending marked statements by name, each on a generic plan: PostgreSQL's default
  * would plan each of the first five executions with their values and keep doing so whenever
  * the generic plan's estimate looks dearer, which for the filing statement it did (1.8 ms a
- * mail filed with the generic plan, 2.3–2.6 without, on the embedded database). The setting
- * is made for the statement alone: for a session it would also apply to unnamed statements,
- * planning them without their values (an ON CONFLICT on a partial index then fails).
+ * mail filed with the generic plan, 2.3–2.6 without, on the embedded database). The settings
+ * are the marked statements' alone: for other statements they would plan them without their
+ * values (an ON CONFLICT on a partial index then fails) or without sequential scans.
+ *
+ * They are not set and reset around every marked statement, though (issue 13: the two SETs and
+ * two RESETs, four statements more per marked one, cost a list request about 7 % of the
+ * machine's CPU, for the session lookup and the page). A marked statement sent on an idle
+ * connection outside a transaction leaves them set (its own implicit transaction commits them,
+ * or a failure undoes them), so the next marked one sends none; the first other statement
+ * after it is preceded by one RESET of both. Anything else (a transaction, a statement queued
+ * behind another) sets and resets around the statement, as before, which leaves the session
+ * as it found it whether the transaction commits or not.
  */
 export class PreparingClient extends pg.Client {
+  /** The session may have PLANNED_WITH set: another statement must reset it first. */
+  private mayBePlanned = false;
+  /** The session surely has PLANNED_WITH set: a marked statement need not set it. */
+  private surelyPlanned = false;
+
   // pg's overloads are many; only a plain (text, values) call, Kysely's, is rewritten; every other form passes through.
   override query(...args: unknown[]): never {
     const [text, values] = args;
     const name = typeof text === 'string' && (values === undefined || Array.isArray(values)) && args.length <= 2 ? statementName(text) : undefined;
     const call = super.query as (...a: unknown[]) => unknown;
-    if (!name) return call.apply(this, args) as never;
+    if (!name) {
+      if (this.mayBePlanned) {
+        this.mayBePlanned = this.surelyPlanned = false;
+        // Queued ahead of the statement; should it fail, so does the connection, and the statement with it.
+        (call.call(this, RESET_ALL) as Promise<unknown>).catch(() => undefined);
+      }
+      return call.apply(this, args) as never;
+    }
+    // Nothing in flight and no transaction open: the statement is its own transaction, so what it sets stays set.
+    const own = this.idle();
+    const set = !(own && this.surelyPlanned);
+    if (own) this.mayBePlanned = this.surelyPlanned = true;
+    else this.surelyPlanned = false;
     return new Promise((resolve, reject) => {
-      const q = new GenericPlanQuery({ name, text, values: values ?? [], callback: (err: unknown, res: unknown) => (err ? reject(err) : resolve(res)) });
-      call.call(this, q);
+      const callback = (err: unknown, res: unknown) => {
+        // A failure in the database undid what it set; one in mapping a value did not (mayBePlanned stays).
+        if (err && own) this.surelyPlanned = false;
+        if (err) reject(err);
+        else resolve(res);
+      };
+      call.call(this, new GenericPlanQuery({ name, text, values: values ?? [], set, reset: !own, callback }));
     }) as never;
+  }
+
+  private idle(): boolean {
+    const self = this as unknown as { _activeQuery: unknown; _queryQueue: unknown[]; _txStatus: string | null; readyForQuery: boolean };
+    return self.readyForQuery && !self._activeQuery && self._queryQueue.length === 0 && self._txStatus === 'I';
   }
 }
