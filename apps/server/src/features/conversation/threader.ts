@@ -7,7 +7,8 @@
 //    first one found in the mailbox names the conversation.
 // 2. Only without such a link: the same subject (reply and forward prefixes removed,
 //    shared/validators threadSubject) between the same set of people (people-key.ts),
-//    dated within SUBJECT_WINDOW_DAYS of it. Same subject alone never joins two mails.
+//    dated within SUBJECT_WINDOW_DAYS of it; the newest such mail by date names the
+//    conversation. Same subject alone never joins two mails.
 
 /** How far apart two mails may be dated and still be joined by subject alone. */
 export const SUBJECT_WINDOW_DAYS = 7;
