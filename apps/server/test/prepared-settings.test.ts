@@ -45,10 +45,12 @@ function settingsSent(): { set: number; reset: number } {
   sent = '';
   return out;
 }
-const marked = (n: number) => client.query('/* prepared:t_settings */ SELECT $1::int + 1 AS v, current_setting(\'plan_cache_mode\') AS mode', [n]) as unknown as Promise<{ rows: { v: number; mode: string }[] }>;
+/** PreparingClient.query's own type is pg's many overloads at once; these calls are all (text, values). */
+const run = <R>(text: string, values: unknown[]) => client.query(text, values) as unknown as Promise<{ rows: R[] }>;
+const marked = (n: number) => run<{ v: number; mode: string }>('/* prepared:t_settings */ SELECT $1::int + 1 AS v, current_setting(\'plan_cache_mode\') AS mode', [n]);
 const show = async () => {
-  const r = await client.query('SELECT current_setting(\'plan_cache_mode\') AS mode, current_setting(\'enable_seqscan\') AS seqscan', []);
-  return r.rows[0] as { mode: string; seqscan: string };
+  const r = await run<{ mode: string; seqscan: string }>('SELECT current_setting(\'plan_cache_mode\') AS mode, current_setting(\'enable_seqscan\') AS seqscan', []);
+  return r.rows[0]!;
 };
 const DEFAULTS = { mode: 'auto', seqscan: 'on' };
 
@@ -62,7 +64,7 @@ it('marked statements in a row set the planning settings once, and the next othe
   expect(await show()).toEqual(DEFAULTS);
   expect(settingsSent()).toEqual({ set: 0, reset: 0 });
   // Each run of the marked statement was on its generic plan.
-  const plans = await client.query('SELECT generic_plans::int AS g, custom_plans::int AS c FROM pg_prepared_statements WHERE name LIKE \'mw_t_settings_%\'', []);
+  const plans = await run('SELECT generic_plans::int AS g, custom_plans::int AS c FROM pg_prepared_statements WHERE name LIKE \'mw_t_settings_%\'', []);
   expect(plans.rows).toEqual([{ g: 3, c: 0 }]);
 });
 
@@ -70,13 +72,13 @@ it('inside a transaction a marked statement sets and resets around itself, so ne
   for (const end of ['COMMIT', 'ROLLBACK']) {
     await marked(0);
     settingsSent();
-    await client.query('BEGIN', []);
+    await run('BEGIN', []);
     expect(settingsSent()).toEqual({ set: 0, reset: 1 });
     expect((await marked(1)).rows[0]!.mode).toBe('force_generic_plan');
     expect(await show()).toEqual(DEFAULTS);
     expect((await marked(2)).rows[0]!.mode).toBe('force_generic_plan');
     expect(settingsSent()).toEqual({ set: 2, reset: 2 });
-    await client.query(end, []);
+    await run(end, []);
     expect(await show()).toEqual(DEFAULTS);
     expect(settingsSent()).toEqual({ set: 0, reset: 0 });
   }
@@ -85,7 +87,7 @@ it('inside a transaction a marked statement sets and resets around itself, so ne
 it('after a marked statement fails, in the database or in binding its values, other statements still run without the settings', async () => {
   await show();
   settingsSent();
-  await expect(client.query('/* prepared:t_settings_fail */ SELECT 1 / $1::int AS v', [0])).rejects.toMatchObject({ code: '22012' });
+  await expect(run('/* prepared:t_settings_fail */ SELECT 1 / $1::int AS v', [0])).rejects.toMatchObject({ code: '22012' });
   expect(await show()).toEqual(DEFAULTS);
   // Its failure undid its SETs; the next marked statement sets them again.
   expect((await marked(5)).rows[0]).toEqual({ v: 6, mode: 'force_generic_plan' });
@@ -95,7 +97,7 @@ it('after a marked statement fails, in the database or in binding its values, ot
   await show();
   settingsSent();
   const unmappable = { toPostgres: () => { throw new Error('no value'); } };
-  await expect(client.query('/* prepared:t_settings */ SELECT $1::int + 1 AS v, current_setting(\'plan_cache_mode\') AS mode', [unmappable])).rejects.toThrow('no value');
+  await expect(run('/* prepared:t_settings */ SELECT $1::int + 1 AS v, current_setting(\'plan_cache_mode\') AS mode', [unmappable])).rejects.toThrow('no value');
   expect(await show()).toEqual(DEFAULTS);
   expect(settingsSent()).toEqual({ set: 1, reset: 1 });
   expect((await marked(7)).rows[0]).toEqual({ v: 8, mode: 'force_generic_plan' });
