@@ -66,7 +66,8 @@ async function postgresAnswers(): Promise<boolean> {
  * and Mailwing's deferred work from it (the search index) is let finish first.
  */
 async function settle(port: number, ackBase: string, serverCpu?: () => Promise<CpuReading>): Promise<void> {
-  await blast(port, WARMUP >= CONNECTIONS ? CONNECTIONS : 1, Math.max(1, Math.round(WARMUP / CONNECTIONS)), SIZE, `${ackBase}-warm`);
+  const connections = Math.max(1, Math.min(CONNECTIONS, WARMUP));
+  await blast(port, connections, Math.max(1, Math.round(WARMUP / connections)), SIZE, `${ackBase}-warm`);
   await takeAcks(`${ackBase}-warm`);
   if (port === PEER_PORT) {
     await waitQueueEmpty();
