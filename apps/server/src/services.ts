@@ -19,6 +19,8 @@ import { QueueRunner } from './delivery/queue-runner.js';
 import { SearchIndexer } from './features/search/search-indexer.js';
 import { SearchService } from './features/search/search.service.js';
 import { EventBus } from './features/events/event-bus.js';
+import { SESSION_FACTS, SessionCache } from './features/auth/session-cache.js';
+import { watchWrites } from './db/write-watch.js';
 import { ContactService } from './features/contact/contact.service.js';
 import { DirectoryService } from './features/directory/directory.service.js';
 import { TagService } from './features/tag/tag.service.js';
@@ -176,7 +178,13 @@ export interface Services {
 const SEARCH_INDEX_POLL_MS = 500;
 
 /** Wires the feature services together; no I/O happens here. */
-export function createServices(config: Config, db: Db, store: BlobStore, log?: Logger, listen?: DbHandle['listen']): Services {
+export function createServices(config: Config, database: Db, store: BlobStore, log?: Logger, listen?: DbHandle['listen']): Services {
+  // Without a LISTEN source (some CLI uses) the bus simply never fires.
+  const events = new EventBus(listen ?? (async () => async () => undefined), log);
+  // Sessions found live are kept per process while the bus listens, and forgotten when what they rest on changes (features/auth/session-cache.ts).
+  const sessionCache = new SessionCache({ active: () => events.listening });
+  events.onSessionChange((c) => (c === 'all' ? sessionCache.forgetAll() : 'userId' in c ? sessionCache.forgetUser(c.userId) : sessionCache.forgetCompany(c.companyId)));
+  const db = database.withPlugin(watchWrites(SESSION_FACTS, () => sessionCache.forgetAll()));
   const blobs = new BlobService(db, store);
   const mailbox = new MailboxService(db);
   const parser = new ParsePool(config.parseWorkers, 30_000, log);
@@ -200,7 +208,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
   const mailer = new SystemMailer({ db, blobs, ingest, hostname, onQueued: () => queue.wake(), log });
   const codes = new EmailCodes(db, mailer);
   const verify = new VerifyService(db, sessions, codes);
-  const auth = new AuthService(db, sessions, (user, client) => verify.challenge(user, 'login', client));
+  const auth = new AuthService(db, sessions, (user, client) => verify.challenge(user, 'login', client), sessionCache);
   const push = new PushService(db, config.push, outboundGuard(config.outbound, config.push.allowPrivate), log);
   ingest.onNewMail((mail) => push.newMail(mail));
   const searchIndexer = new SearchIndexer(db, (sources) => parser.tokens(sources));
@@ -258,8 +266,7 @@ export function createServices(config: Config, db: Db, store: BlobStore, log?: L
     tags: new TagService(db),
     search: new SearchService(db, mailbox, searchIndexer),
     searchIndexer, searchIndexRunner,
-    // Without a LISTEN source (some CLI uses) the bus simply never fires.
-    events: new EventBus(listen ?? (async () => async () => undefined), log),
+    events,
     contacts: new ContactService(db, ingest.senderRules),
     directory: new DirectoryService(db, companies),
     mailer, verify,

@@ -38,6 +38,7 @@ import * as m036 from './migrations/036-search-uncompressed.js';
 import * as m037 from './migrations/037-search-tokens-at-index.js';
 import * as m038 from './migrations/038-bodies-uncompressed-without-lz4.js';
 import * as m039 from './migrations/039-insert-trigger-by-index.js';
+import * as m040 from './migrations/040-session-change-notify.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PreparingClient } from './prepared.js';
 import { PGliteThread } from './pglite-thread.js';
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   '037-search-tokens-at-index': m037,
   '038-bodies-uncompressed-without-lz4': m038,
   '039-insert-trigger-by-index': m039,
+  '040-session-change-notify': m040,
 };
 
 // int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).

@@ -9,7 +9,7 @@ export async function insertSession(db: Db, v: { userId: number; tokenHash: stri
 /** Asked on every signed-in request, so it is a prepared statement, compiled once (issue 13: its planning, and then its building, cost more than its work). */
 const liveSession = preparedStatement('live_session', (db, tokenHash: string) => db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id')
   .innerJoin('companies', 'companies.id', 'users.company_id')
-  .select(['sessions.id as sessionId', 'sessions.last_seen_at as lastSeenAt', 'users.id as userId', 'users.email', 'users.company_id as companyId', 'users.role'])
+  .select(['sessions.id as sessionId', 'sessions.last_seen_at as lastSeenAt', 'sessions.expires_at as expiresAt', 'users.id as userId', 'users.email', 'users.company_id as companyId', 'users.role'])
   .where('sessions.token_hash', '=', tokenHash)
   .where('sessions.expires_at', '>', sql<Date>`now()`)
   .where('users.status', '=', 'active')

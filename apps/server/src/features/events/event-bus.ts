@@ -10,6 +10,9 @@ export interface MailEvent {
 
 export const EVENTS_CHANNEL = 'mailwing_events';
 
+/** A change that may end sessions or change what they may do (migration 040): a user's, a company's, or any (notifications lost). */
+export type SessionChange = { userId: number } | { companyId: number } | 'all';
+
 type Listen = (channel: string, fn: (payload: string) => void, onLost?: () => void) => Promise<() => Promise<void>>;
 
 /**
@@ -19,6 +22,7 @@ type Listen = (channel: string, fn: (payload: string) => void, onLost?: () => vo
  */
 export class EventBus {
   private readonly subs = new Map<number, Set<(e: MailEvent) => void>>();
+  private readonly sessionWatchers: ((c: SessionChange) => void)[] = [];
   private unlisten: (() => Promise<void>) | undefined;
 
   constructor(private readonly listen: Listen, private readonly log?: Logger) {}
@@ -28,8 +32,15 @@ export class EventBus {
   }
 
   async stop(): Promise<void> {
-    await this.unlisten?.();
+    const unlisten = this.unlisten;
     this.unlisten = undefined;
+    for (const fn of this.sessionWatchers) fn('all');
+    await unlisten?.();
+  }
+
+  /** Between start and stop: notifications from every process reach this one. */
+  get listening(): boolean {
+    return this.unlisten !== undefined;
   }
 
   subscribe(userId: number, fn: (e: MailEvent) => void): () => void {
@@ -42,9 +53,19 @@ export class EventBus {
     };
   }
 
+  /** Session changes share the mail events' channel (and its one connection per process). */
+  onSessionChange(fn: (c: SessionChange) => void): void {
+    this.sessionWatchers.push(fn);
+  }
+
   private dispatch(payload: string): void {
     try {
-      const p = JSON.parse(payload) as { u: number; k: MailEvent['kind']; ids?: number[] | null; f?: number[] | null };
+      const p = JSON.parse(payload) as { u: number; k: MailEvent['kind']; ids?: number[] | null; f?: number[] | null; a?: number; c?: number };
+      if (p.a !== undefined || p.c !== undefined) {
+        const change: SessionChange = p.a !== undefined ? { userId: p.a } : { companyId: p.c! };
+        for (const fn of this.sessionWatchers) fn(change);
+        return;
+      }
       const set = this.subs.get(p.u);
       if (!set) return;
       const event: MailEvent = { userId: p.u, kind: p.k, ids: p.ids ?? [], folders: p.f ?? [] };
@@ -56,6 +77,7 @@ export class EventBus {
 
   /** Notifications may have been lost: every stream is told to refetch. */
   private resyncAll(): void {
+    for (const fn of this.sessionWatchers) fn('all');
     for (const [userId, set] of this.subs) for (const fn of set) fn({ userId, kind: 'resync', ids: [], folders: [] });
   }
 }
