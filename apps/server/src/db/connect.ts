@@ -43,6 +43,7 @@ import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PreparingClient } from './prepared.js';
 import { PGliteThread } from './pglite-thread.js';
 import type { Database } from './types.js';
+import { setTypeParsers } from './type-parsers.js';
 
 export type Db = Kysely<Database>;
 
@@ -88,8 +89,7 @@ const migrations: Record<string, Migration> = {
   '040-session-change-notify': m040,
 };
 
-// int8 (OID 20) as a JS number, not pg's string (pglite-worker.ts does the same on its thread).
-pg.types.setTypeParser(20, (v: string) => Number(v));
+setTypeParsers(pg.types);
 
 /** PostgreSQL when a URL is given, else embedded PGlite in `dataDir/db` ('memory' for a throwaway one). */
 export async function connect(opts: { databaseUrl?: string; dataDir: string; memory?: boolean; poolSize?: number }): Promise<DbHandle> {

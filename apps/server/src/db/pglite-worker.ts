@@ -4,6 +4,7 @@ import pg from 'pg';
 import { DURABLE_START_PARAMS, DurableNodeFS } from './pglite-durable-fs.js';
 import { PreparingClient } from './prepared.js';
 import { PGliteStream } from './pglite-stream.js';
+import { setTypeParsers } from './type-parsers.js';
 
 // The embedded database's own thread (see pglite-client.ts for why it looks like this).
 // PGlite runs here with a `pg` Client in front of it; the main thread sends SQL and
@@ -63,8 +64,7 @@ async function main(port: NonNullable<typeof parentPort>, data: PGliteWorkerData
     flush();
     port.postMessage(m);
   };
-  // int8 as a JS number, as connect.ts sets for the main thread's pg (this thread has its own module copy).
-  pg.types.setTypeParser(20, (v: string) => Number(v));
+  setTypeParsers(pg.types);
   // On disk, commits and checkpoints are flushed to it (pglite-durable-fs.ts); in memory there is nothing to flush.
   const lite = data.dataDir ? new PGlite({ fs: new DurableNodeFS(data.dataDir), startParams: DURABLE_START_PARAMS }) : new PGlite();
   await lite.waitReady;
