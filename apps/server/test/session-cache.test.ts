@@ -28,7 +28,7 @@ describe('kept sessions end when what they rest on changes', () => {
   beforeAll(async () => {
     ({ s, alice, bob } = await startDemo());
     const demo = await s.rt.services.db.selectFrom('domains').select(['id', 'company_id']).where('name', '=', 'demo.test').executeTakeFirstOrThrow();
-    for (const name of ['carol', 'dave', 'erin']) {
+    for (const name of ['carol', 'dave', 'erin', 'frank']) {
       await s.rt.services.companies.createUser({ companyId: demo.company_id, domainId: demo.id }, { email: `${name}@demo.test`, password: 'demo1234', name });
     }
   });
@@ -74,6 +74,19 @@ describe('kept sessions end when what they rest on changes', () => {
     expect(await listOk(token)).toBe(true);
     await s.rt.services.db.updateTable('users').set({ status: 'disabled' }).where('email', '=', 'erin@demo.test').execute();
     expect(await listOk(token)).toBe(false);
+  });
+
+  // PostgreSQL only: PGlite's notifications come from its own thread, with no connection to lose.
+  it.skipIf(!process.env.DATABASE_URL)('while the connection that hears changes is down, kept sessions are not used', async () => {
+    const token = await s.login('frank@demo.test');
+    expect(await listOk(token)).toBe(true);
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(raw());
+    expect(await until(async () => !s.rt.services.events.listening)).toBe(true);
+    // Nobody hears this change: the session must be asked of the database, not taken from memory.
+    await sql`UPDATE users SET status = 'disabled' WHERE email = 'frank@demo.test'`.execute(raw());
+    expect(await listOk(token)).toBe(false);
+    expect(await listOk(alice)).toBe(true);
+    expect(await until(async () => s.rt.services.events.listening)).toBe(true);
   });
 
   it('a suspended company\'s sessions stop working', async () => {

@@ -51,10 +51,10 @@ export interface DbHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
   /**
-   * LISTENs on a channel; `onLost` runs when notifications may have been missed
+   * LISTENs on a channel; `onDown` runs when the connection that hears them drops, `onLost` when it is back and notifications may have been missed
    * (the PostgreSQL connection dropped and was re-established). Returns an unlisten.
    */
-  listen(channel: string, fn: (payload: string) => void, onLost?: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, fn: (payload: string) => void, onLost?: () => void, onDown?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -102,7 +102,7 @@ export async function connect(opts: { databaseUrl?: string; dataDir: string; mem
     // crash the process; the pool simply opens a new connection when one is next needed.
     pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', listen: (channel, fn, onLost) => pgListen(url, channel, fn, onLost), close: () => db.destroy() };
+    return { db, kind: 'postgres', listen: (channel, fn, onLost, onDown) => pgListen(url, channel, fn, onLost, onDown), close: () => db.destroy() };
   }
   let dir: string | undefined;
   if (!opts.memory) {
@@ -117,7 +117,7 @@ export async function connect(opts: { databaseUrl?: string; dataDir: string; mem
 }
 
 /** A dedicated connection that LISTENs (a pooled one would lose it), re-established after a drop. */
-async function pgListen(url: string, channel: string, fn: (payload: string) => void, onLost?: () => void): Promise<() => Promise<void>> {
+async function pgListen(url: string, channel: string, fn: (payload: string) => void, onLost?: () => void, onDown?: () => void): Promise<() => Promise<void>> {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -131,7 +131,9 @@ async function pgListen(url: string, channel: string, fn: (payload: string) => v
     c.on('error', () => {
       // A dead LISTEN connection: reconnect, and say that events may have been missed.
       void c.end().catch(() => undefined);
-      if (client === c) client = null;
+      if (client !== c) return;
+      client = null;
+      onDown?.();
       reconnect();
     });
     await c.connect();

@@ -5,12 +5,12 @@
  * - at once when this process writes one of the facts it rests on (SESSION_FACTS, through
  *   db/write-watch.ts), so its own next request never sees the old answer;
  * - when the change commits, whichever process made it, by the database's notification
- *   (migration 040, delivered through the event bus), and all of them when notifications
- *   may have been lost;
+ *   (migration 040, delivered through the event bus), and all of them when the connection
+ *   that hears notifications drops;
  * - after `ttlMs` at the latest, and never later than the session's own expiry.
  * Only live sessions are kept: an unknown token is asked of the database every time, so
- * guessing tokens fills nothing. Nothing is kept while the process does not hear the
- * database's notifications (`active`: the event bus is listening).
+ * guessing tokens fills nothing. Nothing is kept or used while the process does not hear
+ * the database's notifications (`active`: the event bus is listening and its connection is up).
  */
 export interface KeptSession {
   sessionId: number;

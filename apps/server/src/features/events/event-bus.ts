@@ -13,7 +13,7 @@ export const EVENTS_CHANNEL = 'mailwing_events';
 /** A change that may end sessions or change what they may do (migration 040): a user's, a company's, or any (notifications lost). */
 export type SessionChange = { userId: number } | { companyId: number } | 'all';
 
-type Listen = (channel: string, fn: (payload: string) => void, onLost?: () => void) => Promise<() => Promise<void>>;
+type Listen = (channel: string, fn: (payload: string) => void, onLost?: () => void, onDown?: () => void) => Promise<() => Promise<void>>;
 
 /**
  * Fans database notifications out to the live streams of this node. Every node
@@ -24,11 +24,19 @@ export class EventBus {
   private readonly subs = new Map<number, Set<(e: MailEvent) => void>>();
   private readonly sessionWatchers: ((c: SessionChange) => void)[] = [];
   private unlisten: (() => Promise<void>) | undefined;
+  /** The connection that hears notifications dropped and is not back yet. */
+  private down = false;
 
   constructor(private readonly listen: Listen, private readonly log?: Logger) {}
 
   async start(): Promise<void> {
-    this.unlisten = await this.listen(EVENTS_CHANNEL, (payload) => this.dispatch(payload), () => this.resyncAll());
+    this.unlisten = await this.listen(EVENTS_CHANNEL, (payload) => this.dispatch(payload), () => {
+      this.down = false;
+      this.resyncAll();
+    }, () => {
+      this.down = true;
+      for (const fn of this.sessionWatchers) fn('all');
+    });
   }
 
   async stop(): Promise<void> {
@@ -38,9 +46,9 @@ export class EventBus {
     await unlisten?.();
   }
 
-  /** Between start and stop: notifications from every process reach this one. */
+  /** Between start and stop, while the connection is up: notifications from every process reach this one. */
   get listening(): boolean {
-    return this.unlisten !== undefined;
+    return this.unlisten !== undefined && !this.down;
   }
 
   subscribe(userId: number, fn: (e: MailEvent) => void): () => void {
