@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Dialog, Input } from 'antd-mobile';
 import type { Folder } from '@mailwing/shared';
 import { organiseApi } from '../../../api/organise';
@@ -16,13 +16,17 @@ interface Props {
 /** Renames a custom folder, with spec §5's name rules checked as the user types the new name. */
 export function RenameDialog({ folder, custom, onClose, onRenamed }: Props) {
   const m = useOrganiseT();
-  const [name, setName] = useState('');
+  const [name, setName] = useState(folder?.name ?? '');
   const [error, setError] = useState('');
-
-  useEffect(() => {
+  // A new folder resets the field in the same render, not in an effect after it: the dialog
+  // never shows the last folder's text, and a user (or a test) who starts typing at once is
+  // not overwritten when the effect lands (it moved the caret, and what was typed was appended).
+  const [shownFor, setShownFor] = useState(folder);
+  if (folder !== shownFor) {
+    setShownFor(folder);
     setName(folder?.name ?? '');
     setError('');
-  }, [folder]);
+  }
 
   const save = async () => {
     if (!folder) return;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Dialog, Input, Popup } from 'antd-mobile';
 import { CheckOutline } from 'antd-mobile-icons';
 import type { Tag } from '@mailwing/shared';
@@ -28,13 +28,18 @@ export function TagEditor({ editing, tags, onClose, onDone }: Props) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    if (!editing) return;
-    setName(tag?.name ?? '');
-    // A new tag gets the first colour no tag uses yet, so new tags look different.
-    setColor(tag?.color.toUpperCase() ?? TAG_PALETTE.find((c) => !tags.some((t) => t.color.toUpperCase() === c)) ?? TAG_PALETTE[5]);
-    setError('');
-  }, [editing]);
+  // Reset when the sheet opens for another tag, in the same render (as in dir-list's rename
+  // dialog): an effect after it would overwrite what the user had started typing.
+  const [shownFor, setShownFor] = useState<Tag | 'new' | null>(null);
+  if (editing !== shownFor) {
+    setShownFor(editing);
+    if (editing) {
+      setName(tag?.name ?? '');
+      // A new tag gets the first colour no tag uses yet, so new tags look different.
+      setColor(tag?.color.toUpperCase() ?? TAG_PALETTE.find((c) => !tags.some((t) => t.color.toUpperCase() === c)) ?? TAG_PALETTE[5]);
+      setError('');
+    }
+  }
 
   const save = async () => {
     const trimmed = name.trim();
