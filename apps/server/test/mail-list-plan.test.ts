@@ -118,3 +118,40 @@ it('the conversation list is prepared on a generic plan too, and pages through t
   expect(plans[0]!.custom_plans).toBe(0);
   expect(plans[0]!.generic_plans).toBeGreaterThanOrEqual(3);
 });
+
+it('the page functions plan their query once, generic, and read the folder\'s index in order for any page or folder', async () => {
+  const db = s.rt.services.db;
+  const fns = (await sql<{ proname: string; prosrc: string; proconfig: string[] }>`
+    SELECT proname, prosrc, proconfig FROM pg_proc WHERE proname IN ('mw_folder_page_ids', 'mw_folder_conversations') ORDER BY proname`.execute(db)).rows;
+  expect(fns.map((f) => f.proname)).toEqual(['mw_folder_conversations', 'mw_folder_page_ids']);
+  for (const f of fns) {
+    // Planned once per session (no EXECUTE), under the settings that make the generic plan the right one.
+    expect(f.prosrc).not.toMatch(/EXECUTE/);
+    expect(f.proconfig).toEqual(expect.arrayContaining(['plan_cache_mode=force_generic_plan', 'enable_sort=off', 'enable_seqscan=off']));
+    // The function's own query, its parameters as a prepared statement's: its generic plan, run for
+    // the first page, a deep page and an empty folder.
+    const query = /RETURN QUERY (SELECT[\s\S]*?);/.exec(f.prosrc)![1]!
+      .replace(/\buid\b/g, '$1').replace(/\bmid\b/g, '$2').replace(/\blim\b/g, '$3').replace(/\bskip\b/g, '$4');
+    const index = f.proname === 'mw_folder_page_ids' ? 'messages_folder_time' : 'conversation_folders_list';
+    const plans = await db.transaction().execute(async (trx) => {
+      for (const setting of f.proconfig) {
+        const [name, value] = setting.split('=');
+        await sql`SELECT set_config(${name}, ${value}, true)`.execute(trx);
+      }
+      await sql.raw(`PREPARE page_fn_probe(bigint, integer, integer, integer) AS ${query}`).execute(trx);
+      const out: string[] = [];
+      for (const [mid, skip] of [[0, 0], [0, 2980], [5, 0]]) {
+        out.push((await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE page_fn_probe(${aliceId}, ${mid}, 20, ${skip})`).execute(trx)).rows
+          .map((x) => x['QUERY PLAN']).join('\n'));
+      }
+      await sql`DEALLOCATE page_fn_probe`.execute(trx);
+      return out;
+    });
+    for (const plan of plans) {
+      expect(plan).toMatch(new RegExp(`Index (Only )?Scan using ${index}`));
+      expect(plan).not.toMatch(/Sort|Seq Scan|Bitmap/);
+    }
+    // A deep page reads the index up to its end and no further.
+    expect(plans[1]).toMatch(/actual rows=3000 loops=1/);
+  }
+});

@@ -39,6 +39,7 @@ import * as m037 from './migrations/037-search-tokens-at-index.js';
 import * as m038 from './migrations/038-bodies-uncompressed-without-lz4.js';
 import * as m039 from './migrations/039-insert-trigger-by-index.js';
 import * as m040 from './migrations/040-session-change-notify.js';
+import * as m041 from './migrations/041-page-ids-generic.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PreparingClient } from './prepared.js';
 import { PGliteThread } from './pglite-thread.js';
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '038-bodies-uncompressed-without-lz4': m038,
   '039-insert-trigger-by-index': m039,
   '040-session-change-notify': m040,
+  '041-page-ids-generic': m041,
 };
 
 setTypeParsers(pg.types);
