@@ -74,11 +74,12 @@ it('the plain list and the session lookup run on generic plans that read by inde
       SELECT name, statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements
       WHERE name LIKE 'mw_folder_page_%' OR name LIKE 'mw_live_session_%' ORDER BY name`.execute(trx)).rows;
     // The plan the list statement runs on, for a page deep in the mailbox: what a generic plan
-    // does with LIMIT/OFFSET it cannot see. The text is the prepared one, so is its plan.
+    // does with LIMIT/OFFSET it cannot see. The text is the prepared one, so is its plan. Its
+    // parameters: the page function's four, the reader (for senders' photos), the folder's two.
     const text = plans.find((p) => p.name.startsWith('mw_folder_page_'))!.statement;
     await sql`SET LOCAL plan_cache_mode = force_generic_plan`.execute(trx);
     await sql.raw(`PREPARE list_plan_probe AS ${text}`).execute(trx);
-    const explain = (await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE list_plan_probe(${aliceId}, 0, 20, 2980, ${aliceId}, 0)`).execute(trx)).rows
+    const explain = (await sql.raw<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE list_plan_probe(${aliceId}, 0, 20, 2980, ${aliceId}, ${aliceId}, 0)`).execute(trx)).rows
       .map((x) => x['QUERY PLAN']).join('\n');
     await sql`DEALLOCATE list_plan_probe`.execute(trx);
     return { session, plans, explain };

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Address } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { preparedAs } from '../../db/prepared.js';
-import { senderAvatar } from '../message/message.repository.js';
+import { senderAvatar, tagNames } from '../message/message.repository.js';
 import { MAX_REFERENCES, SUBJECT_WINDOW_DAYS } from './threader.js';
 
 // Every query here takes the owner's user id: a conversation id alone never reaches a row.
@@ -138,8 +138,8 @@ export async function conversationPage(db: Db, userId: number, folderMid: number
       SELECT m.id, m.folder_mid, m.size, m.received_at, m.seen, m.star, m.urgent, m.answered, m.forwarded, m.has_attach, m.delivery_state, m.send_at,
         c.subject, c.from_name, c.from_address, c.to_list, c.snippet, c.sent_at, p.conv_id, p.unread AS conv_unread, p.last_at,
         EXISTS (SELECT 1 FROM contacts ct WHERE ct.user_id = m.user_id AND ct.important AND ct.email = c.from_address) AS from_important,
-        ${senderAvatar} AS from_avatar,
-        array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name) AS tags,
+        ${senderAvatar(userId)} AS from_avatar,
+        ${tagNames} AS tags,
         ${separate ? sql`p.n` : sql`(SELECT coalesce(sum(x.n), 0)::int FROM conversation_folders x WHERE x.user_id = p.user_id AND x.conv_id = p.conv_id
           AND x.folder_mid NOT IN (${sql.join([DRAFTS, ...SEPARATE_FOLDERS])}))`} AS conv_count,
         EXISTS (SELECT 1 FROM messages s WHERE s.user_id = p.user_id AND s.conv_id = p.conv_id AND s.star) AS conv_star,
