@@ -35,14 +35,14 @@ export class EventBus {
       this.resyncAll();
     }, () => {
       this.down = true;
-      for (const fn of this.sessionWatchers) fn('all');
+      this.sessionsUnheard();
     });
   }
 
   async stop(): Promise<void> {
     const unlisten = this.unlisten;
     this.unlisten = undefined;
-    for (const fn of this.sessionWatchers) fn('all');
+    this.sessionsUnheard();
     await unlisten?.();
   }
 
@@ -85,7 +85,12 @@ export class EventBus {
 
   /** Notifications may have been lost: every stream is told to refetch. */
   private resyncAll(): void {
-    for (const fn of this.sessionWatchers) fn('all');
+    this.sessionsUnheard();
     for (const [userId, set] of this.subs) for (const fn of set) fn({ userId, kind: 'resync', ids: [], folders: [] });
+  }
+
+  /** Session changes may have gone unheard (the connection dropped, or the bus stops): every kept session is forgotten. */
+  private sessionsUnheard(): void {
+    for (const fn of this.sessionWatchers) fn('all');
   }
 }
