@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { allReasonCodes, APP_VERSION } from '@mailwing/shared';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { domainCheckRoutes } from './features/domain-check/domain-check.routes.js';
@@ -52,6 +52,7 @@ import { authHook } from './http/auth-hook.js';
 import { documentIdempotencyHeader, installIdempotency } from './features/idempotency/idempotency.hook.js';
 import { errorHandler } from './http/error-handler.js';
 import { rejectNulBytes } from './http/reject-nul.js';
+import { responseSerializerCompiler } from './http/serializer.js';
 import { securityHeadersWith } from './http/security-headers.js';
 import type { App } from './http/types.js';
 import { outboundGuard } from './net/guarded-fetch.js';
@@ -91,7 +92,7 @@ export async function buildApp(services: Services, opts: { logger?: FastifyServe
     routerOptions: { ignoreDuplicateSlashes: true },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ checked: !config.production }));
   app.setErrorHandler(errorHandler);
   app.decorateRequest('auth', null);
   app.addHook('onRequest', securityHeadersWith([config.map.tileOrigin]));
