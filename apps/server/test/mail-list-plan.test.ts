@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { MailList } from '@mailwing/shared';
-import { folderPage } from '../src/features/message/message.repository.js';
+import { findOne, folderPage } from '../src/features/message/message.repository.js';
 import { findLiveSession } from '../src/features/auth/auth.repository.js';
 import { hashToken } from '../src/features/auth/session-issuer.js';
 import { startDemo, type TestServer } from './harness.js';
@@ -155,4 +155,35 @@ it('the page functions plan their query once, generic, and read the folder\'s in
     // A deep page reads the index up to its end and no further.
     expect(plans[1]).toMatch(/actual rows=3000 loops=1/);
   }
+});
+
+it('a listed row says what the mail\'s own row says: times to the millisecond, tags, an important sender and a colleague\'s photo', async () => {
+  const db = s.rt.services.db;
+  // The page travels as one JSON value (packedSummary); the mail's own row (findOne) is read column by column.
+  const top = (await db.selectFrom('messages').select(['id', 'content_id']).where('user_id', '=', aliceId).where('folder_mid', '=', 0)
+    .orderBy('received_at', 'desc').orderBy('id', 'desc').limit(4).execute());
+  const [a, b, c, d] = top;
+  await sql`INSERT INTO blobs (hash, size, refcount) VALUES ('list-avatar-blob', 10, 1)`.execute(db);
+  await sql`UPDATE users SET avatar_hash = 'list-avatar-blob' WHERE email = 'bob@demo.test'`.execute(db);
+  await sql`UPDATE mail_contents SET from_address = 'bob@demo.test', to_list = ${JSON.stringify([{ name: '李 "Q"', address: 'q@x.test' }])}::jsonb,
+    sent_at = '1969-12-31 23:59:59.999999+00', subject = ${'Tab\there \u2028 😀'} WHERE id = ${a!.content_id}`.execute(db);
+  await sql`UPDATE mail_contents SET sent_at = NULL, from_address = 'vip@outside.example' WHERE id = ${b!.content_id}`.execute(db);
+  await sql`INSERT INTO contacts (user_id, name, email, important, initial, sort_key) VALUES (${aliceId}, 'VIP', 'vip@outside.example', true, 'V', 'vip')`.execute(db);
+  await sql`UPDATE messages SET send_at = '2026-12-01 08:00:00.123999+08', urgent = true, answered = true WHERE id = ${c!.id}`.execute(db);
+  const tags = await sql<{ id: number }>`INSERT INTO tags (user_id, name) VALUES (${aliceId}, 'Zeta'), (${aliceId}, 'Alpha') RETURNING id`.execute(db);
+  for (const t of tags.rows) await sql`INSERT INTO message_tags (message_id, tag_id) VALUES (${d!.id}, ${t.id})`.execute(db);
+
+  const page = (await folderPage(db, aliceId, 0, 20, 0))!;
+  expect(page.rows.slice(0, 4).map((r) => r.id)).toEqual(top.map((t) => t.id));
+  for (const row of page.rows) {
+    const own = (await findOne(db, aliceId, row.id))!;
+    const { tags: rowTags, ...rest } = row;
+    expect(rest).toEqual(Object.fromEntries(Object.keys(rest).map((k) => [k, own[k as keyof typeof own]])));
+    expect(rowTags).toEqual(row.id === d!.id ? ['Alpha', 'Zeta'] : []);
+  }
+  const [ra, rb, rc] = page.rows;
+  expect(ra!.from_avatar).toBe('list-avatar-blob');
+  expect(ra!.sent_at!.getTime()).toBe(-1);
+  expect(rb).toMatchObject({ from_important: true, sent_at: null });
+  expect(rc!.send_at!.getTime()).toBe(Date.parse('2026-12-01T00:00:00.123Z'));
 });
