@@ -88,6 +88,7 @@ try {
   const page500 = await measure('/h5/mail/list?mid=0&page=500&size=20');
   // What the web client asks for: conversation rows when the user's setting says so (the default).
   const conv = await measure('/h5/mail/list?mid=0&page=1&size=20&view=auto');
+  const convWrk = measureWrk('/h5/mail/list?mid=0&page=1&size=20&view=auto');
   const index = await measure('/h5/mbox/index');
   console.log(JSON.stringify({
     bench: 'api-list', db: dbKind, messages: MESSAGES, clients: CLIENTS, requests_each: REQUESTS,
@@ -96,6 +97,7 @@ try {
     ...(page1Wrk ? { wrk_list_page1_p50_ms: page1Wrk.p50_ms, wrk_list_page1_p99_ms: page1Wrk.p99_ms, wrk_list_page1_rps: page1Wrk.rps } : {}),
     list_page500_p50_ms: page500.p50_ms, list_page500_p99_ms: page500.p99_ms, list_page500_rps: page500.rps,
     list_conv_page1_p50_ms: conv.p50_ms, list_conv_page1_p99_ms: conv.p99_ms, list_conv_page1_rps: conv.rps,
+    ...(convWrk ? { wrk_list_conv_page1_p50_ms: convWrk.p50_ms, wrk_list_conv_page1_p99_ms: convWrk.p99_ms, wrk_list_conv_page1_rps: convWrk.rps } : {}),
     mbox_index_p50_ms: index.p50_ms, mbox_index_p99_ms: index.p99_ms, mbox_index_rps: index.rps,
     rss_mb: round(rssMb(server.pid)),
   }));
