@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Address } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { preparedAs } from '../../db/prepared.js';
-import { senderAvatar, tagNames } from '../message/message.repository.js';
+import { senderAvatar, tagNames, type SummaryRow } from '../message/message.repository.js';
 import { MAX_REFERENCES, SUBJECT_WINDOW_DAYS } from './threader.js';
 
 // Every query here takes the owner's user id: a conversation id alone never reaches a row.
@@ -110,11 +110,8 @@ export function threadedInsertSql(rows: DeliveredRow[]) {
     RETURNING id`;
 }
 
-/** Columns of a list row, as message.repository's summaries have them. */
-export interface ConversationRow {
-  id: number; folder_mid: number; size: number; received_at: Date; seen: boolean; star: boolean; urgent: boolean; answered: boolean; forwarded: boolean;
-  has_attach: boolean; delivery_state: string | null; send_at: Date | null; subject: string; from_name: string; from_address: string; to_list: Address[];
-  snippet: string; sent_at: Date | null; from_important: boolean; from_avatar: string | null; tags: string[];
+/** A list row: its newest mail in the folder, as the mail list has it, and the conversation's facts. */
+export interface ConversationRow extends SummaryRow {
   conv_id: number; conv_count: number; conv_unread: number; conv_star: boolean; participants: Address[];
 }
 

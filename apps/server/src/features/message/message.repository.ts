@@ -99,7 +99,7 @@ function summaryOf(db: Db, userId: number) {
 const epochMs = (column: string) => sql<number | null>`(date_part('epoch', date_trunc('milliseconds', ${sql.ref(column)})) * 1000)::int8`;
 
 /**
- * A listed mail as one JSON array, in SummaryRow's order (unpack): a page comes back as one
+ * A listed mail as one JSON array, in SummaryRow's order (unpack; the test in mail-list-plan.test.ts holds the two to findOne's columns): a page comes back as one
  * value of one row, parsed natively, not as 20 rows of 21 columns that the driver decodes
  * field by field, which was a fifth of a list request's CPU (issue 13). Times travel as
  * milliseconds, not text.
@@ -131,9 +131,9 @@ function unpack(r: Packed): SummaryRow {
  * One page of a folder, newest first, with each row's tag names. The page's ids come from
  * the (user, folder, time) index alone, and only those rows are looked up: OFFSET then
  * skips index entries, not joined rows, so page 500 stays cheap. A plain list takes its
- * ids from mw_folder_page_ids (migration 034), planned with its values on every call, so
- * the statement around it can be prepared once on a generic plan; a filtered list plans
- * the whole statement with its values.
+ * ids from mw_folder_page_ids (migrations 034 and 041), whose one generic plan reads that
+ * index in order for any page, so the statement around it is prepared once too; a filtered
+ * list plans the whole statement with its values.
  */
 function pageQuery(db: Db, userId: number, folderMid: number, limit: number, offset: number, f: ListFilter) {
   const ids = unfiltered(f)
