@@ -187,7 +187,7 @@ export function createServices(config: Config, database: Db, store: BlobStore, l
   const db = database.withPlugin(watchWrites(SESSION_FACTS, () => sessionCache.forgetAll()));
   const blobs = new BlobService(db, store);
   const mailbox = new MailboxService(db);
-  const parser = new ParsePool(config.parseWorkers, 30_000, log);
+  const parser = new ParsePool(config.parseWorkers, 30_000, log, { servers: config.delivery.dnsServers, timeoutMs: config.inboundAuth.dnsTimeoutMs });
   const messages = new MessageService(db, blobs, mailbox);
   const ingest = new IngestService(db, blobs, parser);
   const companies = new CompanyService(db);

@@ -2,9 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { authenticate } from 'mailauth';
 import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
-import { authInput } from '../src/smtp/inbound-auth.js';
+import { authInput } from '../src/smtp/sender-auth.js';
 
-// mailauth is given only the header block of an unsigned message (inbound-auth.ts: authInput).
+// mailauth is given only the header block of an unsigned message (sender-auth.ts: authInput).
 // These compare its whole answer for the header block with its answer for the whole message.
 
 const key = generateKeyPairSync('rsa', { modulusLength: 1024 });

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { domainToUnicode } from 'node:url';
-import { authenticate, type AuthenticateResult, type DNSResolver } from 'mailauth';
+import type { AuthenticateResult, DNSResolver } from 'mailauth';
 import type { Logger } from 'pino';
 import { SystemFolder } from '@mailwing/shared';
 import { domainKey } from '../features/account/account.repository.js';
@@ -9,6 +9,7 @@ import type { LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
 import type { StoredAuthResults } from '../db/types.js';
 import { domainOf, headerFromDomains } from './header-from.js';
+import { authInput, runMailauth } from './sender-auth.js';
 
 /** An SMTP refusal: code, enhanced status and text, and a stable reason for the logs. */
 export interface Refusal { code: number; text: string; reason: string }
@@ -78,11 +79,15 @@ export class InboundAuth {
     };
   }
 
-  /** After DATA: refuse the mail, or give the header to prepend and the recipients to store. */
-  async screen(raw: Buffer | MessageSource, peer: Peer, recipients: LocalRecipient[]): Promise<Screened> {
+  /**
+   * After DATA: refuse the mail, or give the header to prepend and the recipients to store.
+   * `checked` is mailauth's answer for `raw` already under way elsewhere (a parse worker,
+   * IngestService.prepare); without it mailauth runs here.
+   */
+  async screen(raw: Buffer | MessageSource, peer: Peer, recipients: LocalRecipient[], checked?: Promise<AuthenticateResult>): Promise<Screened> {
     const head = Buffer.isBuffer(raw) ? raw : await raw.head(HEADER_BYTES);
     const claimed = await this.hostedAmong(headerFromDomains(head));
-    const res = await this.authenticate(raw, head, peer);
+    const res = await this.authenticate(checked ? { run: checked } : this.runHere(raw, head, peer), peer);
     const dkimPass = res ? res.dkim.results.filter((r) => r.status.result === 'pass' && !r.status.underSized) : [];
     let quarantine = false;
 
@@ -114,21 +119,22 @@ export class InboundAuth {
   }
 
   /** `head` is the message, or the start of a big one (its header block, when that fits). */
-  private async authenticate(raw: Buffer | MessageSource, head: Buffer, peer: Peer): Promise<AuthenticateResult | null> {
-    let timer: NodeJS.Timeout | undefined;
+  private runHere(raw: Buffer | MessageSource, head: Buffer, peer: Peer): { run: Promise<AuthenticateResult>; end?: () => void } {
     // An unsigned message needs only its header block; a signed big one streams through mailauth's body hashes.
     const block = authInput(head);
-    const input = block !== head ? block : Buffer.isBuffer(raw) ? raw : raw.stream();
+    const input = block !== head || Buffer.isBuffer(raw) ? block : raw.stream();
+    const run = runMailauth(input, { ...peer, mta: this.d.hostname }, this.d.resolver);
+    if (Buffer.isBuffer(input)) return { run };
+    // Past the deadline mailauth may still be reading; an error (not a bare destroy) lets its promise settle.
+    return { run, end: () => { if (!input.readableEnded) input.destroy(new Error('sender authentication ended')); } };
+  }
+
+  /** mailauth's answer, or null (temperror) when it failed or missed the deadline. */
+  private async authenticate({ run, end }: { run: Promise<AuthenticateResult>; end?: () => void }, peer: Peer): Promise<AuthenticateResult | null> {
+    let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), this.d.deadlineMs); });
     try {
-      const res = await Promise.race([
-        authenticate(input, {
-          ip: peer.ip, helo: peer.helo, sender: peer.mailFrom || undefined, mta: this.d.hostname, resolver: this.d.resolver,
-          // ARC would need a list of trusted sealers, BIMI is for logos: neither decides anything here.
-          disableArc: true, disableBimi: true,
-        }),
-        deadline,
-      ]);
+      const res = await Promise.race([run, deadline]);
       if (!res) this.d.log.warn({ ip: peer.ip, reason: 'smtp.auth_deadline' }, 'sender authentication ran out of time; accepted as temperror');
       return res;
     } catch (err) {
@@ -136,8 +142,9 @@ export class InboundAuth {
       return null;
     } finally {
       clearTimeout(timer);
-      // Past the deadline mailauth may still be reading; an error (not a bare destroy) lets its promise settle.
-      if (!Buffer.isBuffer(input) && !input.readableEnded) input.destroy(new Error('sender authentication ended'));
+      end?.();
+      // A late answer or failure after the deadline is nobody's concern.
+      run.catch(() => undefined);
     }
   }
 
@@ -174,23 +181,6 @@ export class InboundAuth {
     this.d.log.info({ ip: peer.ip, mailFrom: peer.mailFrom, reason: refusal.reason }, 'inbound mail refused');
     return { refuse: refusal };
   }
-}
-
-/**
- * What mailauth is given of a message (or of the start of a big one). With ARC and BIMI off, only a DKIM
- * signature makes a result depend on the body (SPF reads the envelope, DMARC the From
- * header and the other two results), so an unsigned message is checked on its header
- * block alone: the same answer, without mailauth's byte-by-byte walk over the body (about
- * 0.35 of its 0.6 ms CPU per 4-40 KB mail, on the thread that serves SMTP). Anything
- * unusual (a bare LF, which could end the header block elsewhere; a signature anywhere
- * in the header text, no end of the header block in `raw`) gets the whole message: `raw` itself.
- */
-export function authInput(raw: Buffer): Buffer {
-  const end = raw.indexOf('\r\n\r\n');
-  if (end < 0) return raw;
-  const head = raw.subarray(0, end + 4);
-  for (let i = head.indexOf(0x0a); i >= 0; i = head.indexOf(0x0a, i + 1)) if (i === 0 || head[i - 1] !== 0x0d) return raw;
-  return /dkim-signature|arc-message-signature|arc-seal/i.test(head.toString('latin1')) ? raw : head;
 }
 
 /**

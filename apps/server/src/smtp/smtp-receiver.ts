@@ -190,10 +190,12 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; recipi
     };
     if (!data.spool) {
       const raw = Buffer.concat([trace, ...data.chunks]);
-      const screened = await deps.inbound.screen(raw, peer, recipients);
+      // Parsing and the sender check start together, off this thread; the screen waits for the check.
+      const prepared = deps.ingest.prepare(raw, from, { ...peer, mta: opts.hostname });
+      const screened = await deps.inbound.screen(raw, peer, recipients, prepared.checked);
       if ('refuse' in screened) throw reply(screened.refuse.code, screened.refuse.text);
       await relayOutside(session, raw, { raw }, from);
-      return (await deps.ingest.deliver(withAuthResults(raw, screened.header), from, await listed(raw, screened.recipients)))[0] ?? 0;
+      return (await deps.ingest.deliver(withAuthResults(raw, screened.header), from, await listed(raw, screened.recipients), prepared.content))[0] ?? 0;
     }
     try {
       const source = spooledMessage(trace, data.spool);

@@ -7,6 +7,8 @@ import type { StoredAuthResults } from '../../db/types.js';
 import { GroupCommitter } from '../../db/group-commit.js';
 import type { ParsedContent } from './mail-parse.js';
 import type { ParsePool } from './parse-pool.js';
+import type { AuthPeer } from '../../smtp/sender-auth.js';
+import type { AuthenticateResult } from 'mailauth';
 import { fileMail, type FilingBatch } from './filing.repository.js';
 import type { RuledDelivery, RuleEngine } from '../mail-rule/rule-engine.js';
 
@@ -91,7 +93,24 @@ export class IngestService {
     return this.rules;
   }
 
-  async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent, opts: DeliverOptions = {}): Promise<number[]> {
+  /**
+   * Starts parsing a message that came in through MX before it is screened, and has its
+   * sender checked in the same worker turn (ParsePool.parseAndCheck): the main thread does
+   * neither, and the two overlap. Hand `content` to `deliver`; `checked` goes to
+   * InboundAuth.screen, and is absent when the caller must check the sender itself.
+   */
+  prepare(raw: Buffer, envelopeFrom: string, peer: AuthPeer): { content: Promise<ParsedContent>; checked?: Promise<AuthenticateResult> } {
+    const out = this.parser.parseAndCheck(raw, envelopeFrom, peer);
+    // Awaited by deliver, unless the mail is refused first.
+    out.content.catch(() => undefined);
+    return out;
+  }
+
+  /**
+   * `parsed` is `raw`'s content, or a parse of it under way (`prepare`): added headers (our
+   * Authentication-Results) are not part of what is parsed.
+   */
+  async deliver(raw: Buffer, envelopeFrom: string, recipients: LocalRecipient[], parsed?: ParsedContent | Promise<ParsedContent>, opts: DeliverOptions = {}): Promise<number[]> {
     if (recipients.length === 0) return [];
     // Parsing (a worker thread) and a big blob's fsyncs (the disk) overlap.
     const parsing = parsed ? Promise.resolve(parsed) : this.parser.parse(raw, envelopeFrom);

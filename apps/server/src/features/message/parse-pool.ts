@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { AuthenticateResult } from 'mailauth';
 import type { Logger } from 'pino';
+import type { AuthPeer } from '../../smtp/sender-auth.js';
 import type { BlobLocator } from '../../blob/blob-store.js';
 import { openLocated } from '../../blob/blob-locator.js';
 import { contentTokens, type TokenSource } from '../search/content-tokens.js';
@@ -10,11 +12,16 @@ import { parseMail, unreadable, type ParsedContent } from './mail-parse.js';
 /** The message itself, or where a worker reads it (a big one, staged in the blob store). */
 export type ParseInput = { raw: Buffer; loc?: undefined } | { loc: BlobLocator; raw?: undefined };
 
-/** A worker's task: a message to parse, or stored contents to tokenise for the search index. */
-type Task = { input: ParseInput; from: string } | { tokens: TokenSource[] };
-interface Job { id: number; task: Task; size: number; resolve: (v: ParsedContent | string[]) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout }
-type Done = { id: number; content?: ParsedContent; tokens?: string[]; error?: string };
-interface Entry { worker: Worker; jobs: Map<number, Job>; bytes: number }
+/** A worker's task: a message to parse (and maybe check its sender), or stored contents to tokenise for the search index. */
+type Task = { input: ParseInput; from: string; auth?: AuthPeer } | { tokens: TokenSource[] };
+interface Job { id: number; task: Task; size: number; resolve: (v: ParsedContent | string[]) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout; checked?: AuthWait }
+interface AuthWait { resolve: (r: AuthenticateResult) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout }
+/** A parse's answer carries mailauth's when that was done first; otherwise `authPending`, and mailauth's answer follows on its own. */
+type Done = { id: number; content?: ParsedContent; tokens?: string[]; error?: string; auth?: AuthenticateResult; authError?: string; authPending?: boolean };
+interface Entry { worker: Worker; jobs: Map<number, Job>; bytes: number; checks: Map<number, AuthWait> }
+
+/** DNS for sender authentication in the workers (smtp/auth-dns.ts): each worker keeps its own cache. */
+export interface WorkerDns { servers: string[]; timeoutMs: number }
 
 // A worker parses the jobs it holds at once; these bound what it holds (a big job goes
 // alone), so a burst of big mail waits here, not in a worker's memory, and a job's
@@ -34,16 +41,18 @@ export class ParsePool {
   private nextId = 1;
   private turn = 0;
 
-  constructor(size: number, private readonly timeoutMs = 30_000, private readonly log?: Logger) {
+  /** Without `dns` the workers only parse, and sender authentication stays with the caller. */
+  constructor(size: number, private readonly timeoutMs = 30_000, private readonly log?: Logger, private readonly dns?: WorkerDns) {
     for (let i = 0; i < size; i++) this.workers.push(this.spawn());
   }
 
   private spawn(): Entry {
-    const entry: Entry = { worker: startWorker(), jobs: new Map(), bytes: 0 };
+    const entry: Entry = { worker: startWorker(this.dns), jobs: new Map(), bytes: 0, checks: new Map() };
     entry.worker.unref();
     entry.worker.on('message', (m: Done) => {
+      this.checked(entry, m);
       const job = entry.jobs.get(m.id);
-      if (!job) return;
+      if (!job || (!m.content && !m.tokens && m.error === undefined)) return;
       this.settle(entry, job);
       if (m.content) job.resolve(revive(m.content));
       else if (m.tokens) job.resolve(m.tokens);
@@ -55,6 +64,28 @@ export class ParsePool {
       this.replace(entry, 'parser worker failed');
     });
     return entry;
+  }
+
+  /**
+   * Sender authentication's answer, with the parse's or after it. A parse frees its worker's
+   * slot at once: a sender whose DNS is slow holds no slot, and the caller's deadline
+   * (InboundAuth) still applies; this pool's own limit only stops a lost answer from lingering.
+   */
+  private checked(entry: Entry, m: Done): void {
+    const wait = entry.checks.get(m.id) ?? entry.jobs.get(m.id)?.checked;
+    if (!wait) return;
+    if (m.auth || m.authError !== undefined || (m.error !== undefined && !m.content)) {
+      entry.checks.delete(m.id);
+      clearTimeout(wait.timer);
+      if (m.auth) wait.resolve(m.auth);
+      else wait.reject(new Error(m.authError ?? m.error));
+    } else if (m.authPending && !entry.checks.has(m.id)) {
+      entry.checks.set(m.id, wait);
+      wait.timer = setTimeout(() => {
+        entry.checks.delete(m.id);
+        wait.reject(new Error('sender authentication took too long'));
+      }, this.timeoutMs);
+    }
   }
 
   private settle(entry: Entry, job: Job): void {
@@ -72,14 +103,34 @@ export class ParsePool {
     // Tokenising fails, and the search indexer tries those mails again on its next turn.
     for (const job of [...entry.jobs.values()]) {
       this.settle(entry, job);
+      job.checked?.reject(new Error(reason));
       if ('tokens' in job.task) job.reject(new Error(reason));
       else job.resolve(unreadable(job.size, job.task.from, reason));
     }
+    for (const wait of entry.checks.values()) {
+      clearTimeout(wait.timer);
+      wait.reject(new Error(reason));
+    }
+    entry.checks.clear();
     this.pump();
   }
 
   parse(raw: Buffer, from: string): Promise<ParsedContent> {
     return this.parseInput({ raw }, raw.length, from);
+  }
+
+  /**
+   * Parses a message and, in the same turn of a worker, checks its sender (SPF, DKIM, DMARC:
+   * sender-auth.ts), so neither runs on the thread that serves SMTP and the two overlap.
+   * `checked` is absent when this pool does not authenticate (no workers, or no DNS given):
+   * the caller then does it itself.
+   */
+  parseAndCheck(raw: Buffer, from: string, peer: AuthPeer): { content: Promise<ParsedContent>; checked?: Promise<AuthenticateResult> } {
+    if (this.workers.length === 0 || !this.dns) return { content: this.parse(raw, from) };
+    let checked!: AuthWait;
+    const auth = new Promise<AuthenticateResult>((resolve, reject) => { checked = { resolve, reject }; });
+    const content = this.run({ input: { raw }, from, auth: peer }, raw.length, checked) as Promise<ParsedContent>;
+    return { content, checked: auth };
   }
 
   /** A message of `size` bytes that the worker reads itself (blob-locator.ts). */
@@ -99,9 +150,9 @@ export class ParsePool {
     return this.run({ input, from }, size) as Promise<ParsedContent>;
   }
 
-  private run(task: Task, size: number): Promise<ParsedContent | string[]> {
+  private run(task: Task, size: number, checked?: AuthWait): Promise<ParsedContent | string[]> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, size, resolve, reject });
+      this.queue.push({ id: this.nextId++, task, size, resolve, reject, checked });
       this.pump();
     });
   }
@@ -119,7 +170,7 @@ export class ParsePool {
         this.replace(entry, 'parsing took too long');
       }, this.timeoutMs);
       const t = job.task;
-      entry.worker.postMessage('tokens' in t ? { id: job.id, tokens: t.tokens } : { id: job.id, raw: t.input.raw, loc: t.input.loc, size: job.size, from: t.from });
+      entry.worker.postMessage('tokens' in t ? { id: job.id, tokens: t.tokens } : { id: job.id, raw: t.input.raw, loc: t.input.loc, size: job.size, from: t.from, auth: t.auth });
     }
   }
 
@@ -146,11 +197,12 @@ export class ParsePool {
  * Node 20 applies neither `--import` flags nor ESM hooks registered inside the worker
  * to its entry module in time, so it uses tsx's synchronous CommonJS hook.
  */
-function startWorker(): Worker {
+function startWorker(dns: WorkerDns | undefined): Worker {
   const entry = new URL(`./parse-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
+  const workerData = { dns };
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData });
   const tsxCjs = createRequire(import.meta.url).resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsxCjs)}); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true });
+  return new Worker(`require(${JSON.stringify(tsxCjs)}); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true, workerData });
 }
 
 /** Structured cloning keeps Dates; this guards the one Date field anyway. */

@@ -1,26 +1,54 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { DNSResolver } from 'mailauth';
 import type { BlobLocator } from '../../blob/blob-store.js';
 import { openLocated } from '../../blob/blob-locator.js';
+import { authResolver } from '../../smtp/auth-dns.js';
+import { runMailauth, type AuthPeer } from '../../smtp/sender-auth.js';
 import { contentTokens, type TokenSource } from '../search/content-tokens.js';
+import type { WorkerDns } from './parse-pool.js';
 import { parseMail } from './mail-parse.js';
 
 // Runs mailparser and the sanitiser off the main thread (see parse-pool.ts). A big
 // message comes as a locator and is read here, so its bytes never cross the main thread.
-// The search indexer's tokenising runs here too, for the same reason.
-type Task = { id: number; raw?: Uint8Array; loc?: BlobLocator; size: number; from: string } | { id: number; tokens: TokenSource[] };
+// The search indexer's tokenising runs here too, for the same reason, and so does sender
+// authentication of a message held in memory (ParsePool.parseAndCheck).
+type Task = { id: number; raw?: Uint8Array; loc?: BlobLocator; size: number; from: string; auth?: AuthPeer } | { id: number; tokens: TokenSource[] };
+
+const dns = (workerData as { dns?: WorkerDns } | null)?.dns;
+let resolver: DNSResolver | undefined;
 
 parentPort?.on('message', (msg: Task) => {
   if ('tokens' in msg) {
     try {
       parentPort?.postMessage({ id: msg.id, tokens: msg.tokens.map((s) => contentTokens(s).join('\n')) });
     } catch (err) {
-      parentPort?.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) });
+      parentPort?.postMessage({ id: msg.id, error: errorText(err) });
     }
     return;
   }
-  const input = msg.raw ? Buffer.from(msg.raw.buffer, msg.raw.byteOffset, msg.raw.byteLength) : openLocated(msg.loc!);
-  parseMail(input, msg.from, msg.size).then(
-    (content) => parentPort?.postMessage({ id: msg.id, content }),
-    (err: unknown) => parentPort?.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
+  const raw = msg.raw ? Buffer.from(msg.raw.buffer, msg.raw.byteOffset, msg.raw.byteLength) : null;
+  const check = raw && msg.auth ? authenticate(raw, msg.auth) : null;
+  parseMail(raw ?? openLocated(msg.loc!), msg.from, msg.size).then(
+    (content) => {
+      // Usually the sender's DNS answers are cached and its check is done by now: one message carries both.
+      if (!check || check.answer) return parentPort?.postMessage({ id: msg.id, content, ...check?.answer });
+      parentPort?.postMessage({ id: msg.id, content, authPending: true });
+      void check.done.then((answer) => parentPort?.postMessage({ id: msg.id, ...answer }));
+    },
+    (err: unknown) => parentPort?.postMessage({ id: msg.id, error: errorText(err) }),
   );
 });
+
+type AuthAnswer = { auth: unknown } | { authError: string };
+
+function authenticate(raw: Buffer, peer: AuthPeer): { answer?: AuthAnswer; done: Promise<AuthAnswer> } {
+  resolver ??= authResolver(dns?.servers ?? [], dns?.timeoutMs ?? 5_000);
+  const out: { answer?: AuthAnswer; done: Promise<AuthAnswer> } = { done: Promise.resolve({ authError: '' }) };
+  out.done = runMailauth(raw, peer, resolver).then((auth) => ({ auth }), (err: unknown) => ({ authError: errorText(err) }))
+    .then((answer) => (out.answer = answer));
+  return out;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
