@@ -48,9 +48,14 @@ function isUrgent(mail: ParsedMail): boolean {
   return priority === 'high' || priority === 'urgent';
 }
 
+/** The first 140 characters of the body's first 2,000, whitespace collapsed. */
 function snippetOf(text: string): string {
-  // Only the head matters; collapsing whitespace across a whole long body is wasted work.
-  return text.slice(0, 2000).replace(/\s+/g, ' ').trim().slice(0, 140);
+  // Only the head matters: whitespace is collapsed in a window that grows only while it gives fewer than
+  // 140 characters (a window cut mid-word or mid-space still starts exactly as the longer one does).
+  for (let n = 400; ; n *= 5) {
+    const s = text.slice(0, Math.min(n, 2000)).replace(/\s+/g, ' ').trim();
+    if (s.length >= 140 || n >= 2000 || n >= text.length) return s.slice(0, 140);
+  }
 }
 
 /** Readable text of sanitised HTML, for the snippet of a mail that has no text part. */
@@ -89,12 +94,20 @@ function messageIdOf(v: unknown): string {
  * original, so nothing is lost and the reader can see why.
  */
 export async function parseMail(raw: Buffer | Readable, fallbackFrom: string, size = Buffer.isBuffer(raw) ? raw.length : 0): Promise<ParsedContent> {
-  return withoutNul(await parseOrFallback(raw, fallbackFrom, size));
+  const content = await parseOrFallback(raw, fallbackFrom, size);
+  // Looking is cheap; copying the whole content to drop what is almost never there was not.
+  return hasNul(content) ? withoutNul(content) : content;
 }
 
 // PostgreSQL text and jsonb cannot hold U+0000; a NUL in a mail must not make storing fail.
 // eslint-disable-next-line no-control-regex -- matching NUL is the point here
 const NUL = /\u0000/g;
+function hasNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(hasNul);
+  if (v && typeof v === 'object' && !(v instanceof Date)) return Object.values(v).some(hasNul);
+  return false;
+}
 function withoutNul<T>(v: T): T {
   if (typeof v === 'string') return v.replace(NUL, '') as T;
   if (Array.isArray(v)) return v.map(withoutNul) as T;
