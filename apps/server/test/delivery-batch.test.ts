@@ -201,3 +201,32 @@ it('the counting trigger, whenever it was first planned, updates each mailbox\'s
   expect(plan).toMatch(/Index Scan using users_pkey on users u/);
   expect(plan).not.toMatch(/Seq Scan on users/);
 });
+
+it('stores each content of a batch with its own text and HTML, byte for byte, whatever their lengths and scripts', async () => {
+  const db = s.rt.services.db;
+  const parse = (r: Buffer) => s.rt.services.parser.parse(r, 'carol@partner.example');
+  const alice = (await db.selectFrom('users').select('id').where('email', '=', 'alice@demo.test').executeTakeFirstOrThrow()).id;
+  const html = (body: string) => `Content-Type: text/html; charset=utf-8\r\n\r\n<p>${body}</p>`;
+  const contents = [
+    await parse(raw('Bodies one', '季度报告 😀 ünïcode\r\nsecond line')),
+    await parse(raw('Bodies two', '')),
+    { ...(await parse(Buffer.from(`From: carol@partner.example\r\nSubject: Bodies three\r\n${html('<b>粗体</b> &amp; more')}\r\n`))) },
+    { ...(await parse(raw('Bodies four', 'x'.repeat(70_000)))), html: '<p>kept 𝄞 as is</p>' },
+    // A lone surrogate cannot be stored as UTF-8: it becomes U+FFFD on its way to the database.
+    { ...(await parse(raw('Bodies five', 'plain'))), text: 'broken \ud800 pair', html: '' },
+  ];
+  const ids = await fileMail(db, {
+    blobs: [{ hash: 'batch-bodies', size: 10, n: contents.length }],
+    contents: contents.map((content) => ({ hash: 'batch-bodies', content })),
+    rows: contents.map((_, i) => row(alice, i + 1, true)),
+  });
+  const stored = await db.selectFrom('messages').innerJoin('mail_contents as c', 'c.id', 'messages.content_id')
+    .select(['messages.id', 'c.subject', 'c.text_body', 'c.html']).where('messages.id', 'in', ids).execute();
+  const byId = new Map(stored.map((r) => [r.id, r]));
+  expect(ids.map((id) => byId.get(id)!.subject)).toEqual(contents.map((c) => c.subject));
+  expect(ids.map((id) => byId.get(id)!.text_body)).toEqual([...contents.slice(0, 4).map((c) => c.text), 'broken \ufffd pair']);
+  expect(ids.map((id) => byId.get(id)!.html)).toEqual(contents.map((c) => c.html));
+  expect(contents[0]!.text).toContain('季度报告 😀');
+  expect(contents[2]!.html).toContain('粗体');
+  expect(contents[3]!.text.length).toBeGreaterThan(69_000);
+});
