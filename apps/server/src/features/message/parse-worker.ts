@@ -41,12 +41,13 @@ parentPort?.on('message', (msg: Task) => {
 
 type AuthAnswer = { auth: unknown } | { authError: string };
 
+/** `answer` is set once the check is done; the pool asks for one only when it gave this worker `dns`. */
 function authenticate(raw: Buffer, peer: AuthPeer): { answer?: AuthAnswer; done: Promise<AuthAnswer> } {
-  resolver ??= authResolver(dns?.servers ?? [], dns?.timeoutMs ?? 5_000);
-  const out: { answer?: AuthAnswer; done: Promise<AuthAnswer> } = { done: Promise.resolve({ authError: '' }) };
-  out.done = runMailauth(raw, peer, resolver).then((auth) => ({ auth }), (err: unknown) => ({ authError: errorText(err) }))
-    .then((answer) => (out.answer = answer));
-  return out;
+  resolver ??= authResolver(dns?.servers ?? [], dns?.timeoutMs ?? 2_000);
+  const done = runMailauth(raw, peer, resolver).then((auth): AuthAnswer => ({ auth }), (err: unknown): AuthAnswer => ({ authError: errorText(err) }));
+  const check: { answer?: AuthAnswer; done: Promise<AuthAnswer> } = { done };
+  void done.then((answer) => { check.answer = answer; });
+  return check;
 }
 
 function errorText(err: unknown): string {
