@@ -158,7 +158,9 @@ export interface ServerProcess {
 
 export async function startServer(env: NodeJS.ProcessEnv, httpPort: number, smtpPort: number): Promise<ServerProcess> {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+  // Node and V8 flags for the server alone, to compare them (some, like --single-threaded-gc, NODE_OPTIONS refuses).
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...prof, ...nodeArgs, '--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
     // The load clients open 20 connections and thousands of sessions from 127.0.0.1: far above the
     // per-IP caps meant for strangers on the internet, so a bench raises them (env may still override).
     cwd: root,
