@@ -120,10 +120,13 @@ export class InboundAuth {
 
   /** `head` is the message, or the start of a big one (its header block, when that fits). */
   private runHere(raw: Buffer | MessageSource, head: Buffer, peer: Peer): { run: Promise<AuthenticateResult>; end?: () => void } {
-    // An unsigned message needs only its header block; a signed big one streams through mailauth's body hashes.
+    const withMta = { ...peer, mta: this.d.hostname };
+    // runMailauth cuts a message in memory to its header block itself (authInput).
+    if (Buffer.isBuffer(raw)) return { run: runMailauth(raw, withMta, this.d.resolver) };
+    // A big one: an unsigned message needs only its header block; a signed one streams through mailauth's body hashes.
     const block = authInput(head);
-    const input = block !== head || Buffer.isBuffer(raw) ? block : raw.stream();
-    const run = runMailauth(input, { ...peer, mta: this.d.hostname }, this.d.resolver);
+    const input = block !== head ? block : raw.stream();
+    const run = runMailauth(input, withMta, this.d.resolver);
     if (Buffer.isBuffer(input)) return { run };
     // Past the deadline mailauth may still be reading; an error (not a bare destroy) lets its promise settle.
     return { run, end: () => { if (!input.readableEnded) input.destroy(new Error('sender authentication ended')); } };

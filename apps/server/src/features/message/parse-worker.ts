@@ -14,8 +14,9 @@ import { parseMail } from './mail-parse.js';
 // authentication of a message held in memory (ParsePool.parseAndCheck).
 type Task = { id: number; raw?: Uint8Array; loc?: BlobLocator; size: number; from: string; auth?: AuthPeer } | { id: number; tokens: TokenSource[] };
 
+// The pool gives DNS settings only when it asks these workers to check senders.
 const dns = (workerData as { dns?: WorkerDns } | null)?.dns;
-let resolver: DNSResolver | undefined;
+const resolver: DNSResolver | undefined = dns && authResolver(dns.servers, dns.timeoutMs);
 
 parentPort?.on('message', (msg: Task) => {
   if ('tokens' in msg) {
@@ -41,10 +42,10 @@ parentPort?.on('message', (msg: Task) => {
 
 type AuthAnswer = { auth: unknown } | { authError: string };
 
-/** `answer` is set once the check is done; the pool asks for one only when it gave this worker `dns`. */
+/** `answer` is set once the check is done. */
 function authenticate(raw: Buffer, peer: AuthPeer): { answer?: AuthAnswer; done: Promise<AuthAnswer> } {
-  resolver ??= authResolver(dns?.servers ?? [], dns?.timeoutMs ?? 2_000);
-  const done = runMailauth(raw, peer, resolver).then((auth): AuthAnswer => ({ auth }), (err: unknown): AuthAnswer => ({ authError: errorText(err) }));
+  const run = resolver ? runMailauth(raw, peer, resolver) : Promise.reject(new Error('no DNS settings for sender authentication'));
+  const done = run.then((auth): AuthAnswer => ({ auth }), (err: unknown): AuthAnswer => ({ authError: errorText(err) }));
   const check: { answer?: AuthAnswer; done: Promise<AuthAnswer> } = { done };
   void done.then((answer) => { check.answer = answer; });
   return check;
