@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../worker-thread.js';
 import type { FromWorker, PGliteWorkerData, QueryMessage, Reply, ToWorker } from './pglite-worker.js';
 
 /*
@@ -78,7 +77,7 @@ export class PGliteThread {
 
   /** Opens PGlite in `dataDir` (none: in memory) on a new thread. */
   static async start(dataDir?: string): Promise<PGliteThread> {
-    const worker = startWorker({ dataDir });
+    const worker = startThread('pglite-worker', import.meta.url, { dataDir } satisfies PGliteWorkerData);
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: FromWorker): void => {
         if (m.t !== 'ready' && m.t !== 'fatal') return;
@@ -275,15 +274,4 @@ export class PGliteThread {
 
 function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
-}
-
-/**
- * Running from TypeScript source (tsx, vitest), the worker must register tsx itself first,
- * through its synchronous CommonJS hook (as parse-pool.ts explains).
- */
-function startWorker(data: PGliteWorkerData): Worker {
-  const entry = new URL(`./pglite-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: data });
-  const tsxCjs = createRequire(import.meta.url).resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsxCjs)}); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true, workerData: data });
 }

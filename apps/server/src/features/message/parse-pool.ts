@@ -1,12 +1,11 @@
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { AuthenticateResult } from 'mailauth';
 import type { Logger } from 'pino';
 import type { AuthPeer } from '../../smtp/sender-auth.js';
 import type { BlobLocator } from '../../blob/blob-store.js';
 import { openLocated } from '../../blob/blob-locator.js';
 import { contentTokens, type TokenSource } from '../search/content-tokens.js';
+import { startThread } from '../../worker-thread.js';
 import { parseMail, unreadable, type ParsedContent } from './mail-parse.js';
 
 /** The message itself, or where a worker reads it (a big one, staged in the blob store). */
@@ -47,7 +46,7 @@ export class ParsePool {
   }
 
   private spawn(): Entry {
-    const entry: Entry = { worker: startWorker(this.dns), jobs: new Map(), bytes: 0, checks: new Map() };
+    const entry: Entry = { worker: startThread('parse-worker', import.meta.url, { dns: this.dns }), jobs: new Map(), bytes: 0, checks: new Map() };
     entry.worker.unref();
     entry.worker.on('message', (m: Done) => {
       this.checked(entry, m);
@@ -192,18 +191,6 @@ export class ParsePool {
   }
 }
 
-/**
- * Running from TypeScript source (tsx), the worker must register tsx itself first.
- * Node 20 applies neither `--import` flags nor ESM hooks registered inside the worker
- * to its entry module in time, so it uses tsx's synchronous CommonJS hook.
- */
-function startWorker(dns: WorkerDns | undefined): Worker {
-  const entry = new URL(`./parse-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  const workerData = { dns };
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData });
-  const tsxCjs = createRequire(import.meta.url).resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsxCjs)}); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true, workerData });
-}
 
 /** Structured cloning keeps Dates; this guards the one Date field anyway. */
 function revive(c: ParsedContent): ParsedContent {
