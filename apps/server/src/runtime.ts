@@ -40,8 +40,9 @@ export async function openServices(config: Config, opts: { memoryDb?: boolean; l
   await store.init();
   const services = createServices(config, db.db, store, opts.log, db.listen);
   await services.diskUploads.init();
-  // Parser threads and the database both keep a process alive until closed.
+  // Parser and filing threads and the database keep a process alive, or a connection open, until closed.
   const close = async () => {
+    await services.ingest.close();
     await services.parser.close();
     await db.close();
   };

@@ -7,6 +7,7 @@ import { CompanyService } from './features/admin/company.service.js';
 import { AuthService } from './features/auth/auth.service.js';
 import { SessionIssuer } from './features/auth/session-issuer.js';
 import { MailboxService } from './features/mailbox/mailbox.service.js';
+import { FilingThread } from './features/message/filing-thread.js';
 import { IngestService } from './features/message/ingest.service.js';
 import { MessageService } from './features/message/message.service.js';
 import { ConversationService } from './features/conversation/conversation.service.js';
@@ -193,7 +194,8 @@ export function createServices(config: Config, database: Db, store: BlobStore, l
   const workerDns = config.databaseUrl ? { servers: config.delivery.dnsServers, timeoutMs: config.inboundAuth.dnsTimeoutMs } : undefined;
   const parser = new ParsePool(config.parseWorkers, 30_000, log, workerDns);
   const messages = new MessageService(db, blobs, mailbox);
-  const ingest = new IngestService(db, blobs, parser);
+  // On PostgreSQL a delivery batch is filed from a thread of its own (filing-thread.ts says why); PGlite already runs on its own thread.
+  const ingest = new IngestService(db, blobs, parser, config.databaseUrl ? new FilingThread(config.databaseUrl, log) : undefined);
   const companies = new CompanyService(db);
   const uploads = new UploadService(db, blobs, config.attachments);
   const hostname = config.smtp.hostname;

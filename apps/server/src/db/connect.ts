@@ -94,11 +94,11 @@ const migrations: Record<string, Migration> = {
 setTypeParsers(pg.types);
 
 /** PostgreSQL when a URL is given, else embedded PGlite in `dataDir/db` ('memory' for a throwaway one). */
-export async function connect(opts: { databaseUrl?: string; dataDir: string; memory?: boolean; poolSize?: number }): Promise<DbHandle> {
+export async function connect(opts: { databaseUrl?: string; dataDir: string; memory?: boolean; poolSize?: number; applicationName?: string }): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const url = opts.databaseUrl;
     // Marked statements go by name and keep one generic plan (prepared.ts); others are planned each time as before.
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, Client: PreparingClient });
+    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, Client: PreparingClient, application_name: opts.applicationName });
     // An idle connection can die under the pool (server restart, admin shutdown, a dropped
     // database). pg-pool then emits 'error' on the pool, which without a listener would
     // crash the process; the pool simply opens a new connection when one is next needed.

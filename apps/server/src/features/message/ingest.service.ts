@@ -10,6 +10,7 @@ import type { ParsePool } from './parse-pool.js';
 import type { AuthPeer } from '../../smtp/sender-auth.js';
 import type { AuthenticateResult } from 'mailauth';
 import { fileMail, type FilingBatch } from './filing.repository.js';
+import type { FilingThread } from './filing-thread.js';
 import type { RuledDelivery, RuleEngine } from '../mail-rule/rule-engine.js';
 
 export interface LocalRecipient {
@@ -69,13 +70,22 @@ export class IngestService {
   private rules: RuleEngine | undefined;
   private readonly commitHooks: CommitHook[] = [];
 
-  constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool, readonly senderRules = new SenderRuleCache(db)) {
+  readonly senderRules: SenderRuleCache;
+
+  /** `filing`: where a batch that needs no transaction of ours is filed (PostgreSQL: filing-thread.ts); else on this thread. */
+  constructor(private readonly db: Db, private readonly blobs: BlobService, private readonly parser: ParsePool, private readonly filing?: FilingThread) {
+    this.senderRules = new SenderRuleCache(db);
     // One filing statement in flight per process, on PostgreSQL too: mail that arrives meanwhile
     // waits for the next batch, so batches grow with the load and each commit (a WAL flush)
     // carries more mail. Four in flight split the same mail into smaller batches: on a 2-core
     // machine, 20 connections, the peer's 10 KB mail, two interleaved pairs per process count,
     // PostgreSQL did 167-235 msg/s at 4 and 216-316 at 1, with less CPU per mail on both sides.
     this.committer = new GroupCommitter((items) => this.commit(items), { maxBatch: 64, concurrency: 1 });
+  }
+
+  /** Stops the filing thread, if any; call once no more mail is taken. */
+  async close(): Promise<void> {
+    await this.filing?.close();
   }
 
   /** Mail rules and auto-reply (features/mail-rule) run on every delivery once set. */
@@ -232,9 +242,9 @@ export class IngestService {
   }
 
   /**
-   * One statement files the whole batch (filing.repository.ts), committed on its own, unless
-   * something must commit with it (a rule's rows, the caller's `inCommit`, a feature's hook):
-   * then it runs inside a transaction with them.
+   * One statement files the whole batch (filing.repository.ts), committed on its own, on the
+   * filing thread where there is one; unless something must commit with it (a rule's rows, the
+   * caller's `inCommit`, a feature's hook): then it runs here inside a transaction with them.
    */
   private async commit(items: Pending[]): Promise<number[][]> {
     const refs = new Map<string, { staged: StagedBlob; n: number }>();
@@ -261,7 +271,7 @@ export class IngestService {
     };
     const hooks = this.commitHooks.filter((h) => items.some((it) => h.wants(it.content)));
     const alone = hooks.length === 0 && items.every((it) => !it.inCommit && !it.ruled?.writesRows);
-    const out = alone ? split(await fileMail(this.db, batch)) : await this.db.transaction().execute(async (trx) => {
+    const out = alone ? split(await (this.filing ? this.filing.file(batch) : fileMail(this.db, batch))) : await this.db.transaction().execute(async (trx) => {
       const filed = split(await fileMail(trx, batch));
       for (const [i, it] of items.entries()) await it.ruled?.record(trx, new Map(it.recipients.map((r, k) => [r.userId, filed[i]![k]!])));
       for (const [i, it] of items.entries()) if (it.inCommit) await it.inCommit(trx, filed[i]!);
