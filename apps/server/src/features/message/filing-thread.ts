@@ -16,8 +16,8 @@ import type { FilingDone, FilingJob, FilingWorkerData } from './filing-worker.js
  * answer. From here a batch's answer is read at once and the main thread no longer builds
  * or sends the statement; what it pays instead is posting the batch (one structured clone).
  *
- * A batch whose thread dies fails like a dropped connection (a temporary error, the
- * sender retries); the next batch starts a new thread.
+ * A batch whose thread dies fails as on a dropped connection (GroupCommitter retries its
+ * items one by one, a failure is a 451), and the next batch starts a new thread.
  */
 export class FilingThread {
   private worker: Worker | null = null;
