@@ -33,6 +33,8 @@ export class FilingThread {
     const worker = this.worker ?? this.start();
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
+      // While a batch waits for its answer the thread keeps the process alive; idle, it does not.
+      if (this.waiting.size === 0) worker.ref();
       this.waiting.set(id, { resolve, reject });
       worker.postMessage({ id, batch } satisfies FilingJob);
     });
@@ -50,11 +52,11 @@ export class FilingThread {
   private start(): Worker {
     const worker = startThread('filing-worker', import.meta.url, { databaseUrl: this.databaseUrl } satisfies FilingWorkerData);
     // Started on the first batch, so a process that never takes mail has no extra connection.
-    worker.unref();
     worker.on('message', (m: FilingDone) => {
       const w = this.waiting.get(m.id);
       if (!w) return;
       this.waiting.delete(m.id);
+      if (this.waiting.size === 0) worker.unref();
       if (m.ids) w.resolve(m.ids);
       else w.reject(Object.assign(new Error(m.error?.message ?? 'filing failed'), dropUndefined({ code: m.error?.code, responseCode: m.error?.responseCode })));
     });
