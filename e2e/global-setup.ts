@@ -176,6 +176,8 @@ export default async function setup(): Promise<() => Promise<void>> {
       SMTP_RELAY: `smtp://127.0.0.1:${MX_PORT}`, DELIVERY_RETRY_BASE_MS: '1000', DNS_SERVERS: dns.server,
       // A timed send's test moves the timed-send clock instead of waiting a minute (features/dev-clock).
       DEV_CLOCK: '1',
+      // Password hashes at the lowest cost a test rig may use: the suite signs in again and again.
+      PASSWORD_SCRYPT_N: '1024',
       // WeChat login is on, against the stand-in.
       WECHAT_APPID, WECHAT_SECRET, WECHAT_REDIRECT_URI,
       WECHAT_API_BASE: `http://127.0.0.1:${WECHAT_PORT}`, WECHAT_OAUTH_BASE: `http://127.0.0.1:${WECHAT_PORT}`,

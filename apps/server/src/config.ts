@@ -43,6 +43,9 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   SESSION_DAYS: z.coerce.number().int().positive().default(30),
+  // scrypt's cost (N) for new password hashes, a power of two; stored with each hash, so changing it
+  // leaves old ones valid. Raise it on a fast machine; lower than the default only on a test rig.
+  PASSWORD_SCRYPT_N: z.coerce.number().int().min(1024).max(65536).refine((n) => (n & (n - 1)) === 0, 'a power of two').default(16384),
   // The image proxy refuses private and loopback targets unless this is set (tests only).
   IMAGE_PROXY_ALLOW_PRIVATE: bool.default(false),
   // Test rigs only: a signed-in POST /h5/dev/clock moves the timed-send clock forward (features/dev-clock).
@@ -257,6 +260,8 @@ export interface Config {
   webDist: string;
   sessionDays: number;
   imageProxyAllowPrivate: boolean;
+  /** PASSWORD_SCRYPT_N: scrypt's cost for new password hashes (features/account/password.ts). */
+  passwordScryptN: number;
   /** DEV_CLOCK: the timed-send clock a test rig moves (features/dev-clock); never in production. */
   devClock: boolean;
   attachments: AttachmentConfig;
@@ -328,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`PROCESSES=${processes} needs DATABASE_URL: the embedded database (PGlite) can be opened by one process only`);
   }
   // A clock anyone signed in can move has no place on a real server; and each process would keep its own.
+  if (e.PASSWORD_SCRYPT_N < 16384 && e.NODE_ENV === 'production') throw new Error(`PASSWORD_SCRYPT_N=${e.PASSWORD_SCRYPT_N} is for test rigs: in production at least 16384`);
   if (e.DEV_CLOCK && (e.NODE_ENV === 'production' || processes > 1)) throw new Error('DEV_CLOCK=1 is for a single-process test rig: not with NODE_ENV=production nor PROCESSES > 1');
   return {
     production: e.NODE_ENV === 'production',
@@ -351,6 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     sessionDays: e.SESSION_DAYS,
     imageProxyAllowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE,
+    passwordScryptN: e.PASSWORD_SCRYPT_N,
     devClock: e.DEV_CLOCK,
     attachments: { maxFileBytes: e.ATTACH_MAX_FILE_BYTES, maxTotalBytes: e.ATTACH_MAX_TOTAL_BYTES, blockedExtensions: list(e.ATTACH_BLOCKED_EXTENSIONS) },
     delivery: {
@@ -403,6 +410,8 @@ export function testConfig(overrides: Partial<Config> & { dataDir: string }): Co
     webDist: path.join(overrides.dataDir, 'no-web'),
     sessionDays: 30,
     imageProxyAllowPrivate: true,
+    // The lowest cost allowed: hashes are checked the same way, and the suite makes thousands of them.
+    passwordScryptN: 1024,
     devClock: false,
     attachments: { maxFileBytes: 25 * 1024 * 1024, maxTotalBytes: 50 * 1024 * 1024, blockedExtensions: ['exe', 'bat', 'js', 'vbs'] },
     delivery: {

@@ -18,6 +18,7 @@ import { REMINDER_POLL_MS } from './features/calendar/reminder.service.js';
 import { DOMAIN_CHECK_POLL_MS } from './features/domain-check/domain-check.service.js';
 import { QUOTA_NOTICE_POLL_MS } from './features/quota/quota-notice.service.js';
 import { sweepIdempotencyKeys } from './features/idempotency/idempotency.hook.js';
+import { usePasswordCost } from './features/account/password.js';
 
 export interface Runtime {
   services: Services;
@@ -33,6 +34,7 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
 
 /** Opens storage, migrates, and builds the services: shared by the server, the CLI and the tests. */
 export async function openServices(config: Config, opts: { memoryDb?: boolean; log?: Logger; migrate?: boolean } = {}): Promise<{ services: Services; db: DbHandle; close(): Promise<void> }> {
+  usePasswordCost(config.passwordScryptN);
   const db = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb, poolSize: config.databasePoolSize });
   // A cluster's primary migrates once before forking; its workers pass migrate: false.
   if (opts.migrate ?? true) await migrate(db.db);

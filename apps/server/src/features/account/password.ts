@@ -2,7 +2,9 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 
 // scrypt from Node's crypto (DESIGN.md: scrypt or argon2). Parameters are stored
 // with each hash so they can be raised later without breaking old hashes.
-const N = 16384;
+/** scrypt's cost for new hashes unless configured (PASSWORD_SCRYPT_N, config.ts). */
+export const DEFAULT_SCRYPT_N = 16384;
+let N = DEFAULT_SCRYPT_N;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
@@ -11,6 +13,19 @@ function derive(password: string, salt: Buffer, opts: ScryptOptions & { N: numbe
   return new Promise((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, KEYLEN, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
   });
+}
+
+/**
+ * The cost of hashes made from now on, set once at start from the configuration (openServices).
+ * Production refuses anything under the default (config.ts); test rigs lower it, where a thousand-row
+ * CSV import or a login per test would otherwise spend most of the suite's CPU on scrypt.
+ */
+export function usePasswordCost(n: number): void {
+  N = n;
+}
+
+export function passwordCost(): number {
+  return N;
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -27,5 +42,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** A hash of nothing, checked when the account does not exist, so both paths take the same time. */
-export const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+/**
+ * A hash of nothing, checked when the account does not exist, so both paths take the same time:
+ * at the cost new hashes get, like the accounts it stands in for.
+ */
+export function dummyHash(): string {
+  return `scrypt$${N}$${R}$${P}$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`;
+}

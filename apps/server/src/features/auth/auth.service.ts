@@ -3,7 +3,7 @@ import type { Db } from '../../db/connect.js';
 import type { User } from '../../db/types.js';
 import { AppError, unauthorized } from '../../errors.js';
 import * as accounts from '../account/account.repository.js';
-import { DUMMY_HASH, verifyPassword } from '../account/password.js';
+import { dummyHash, verifyPassword } from '../account/password.js';
 import * as repo from './auth.repository.js';
 import { statusOfCompany } from '../company-life/company-life.repository.js';
 import { FailureLimiter } from './rate-limit.js';
@@ -63,7 +63,7 @@ export class AuthService {
     const limits = [{ key: `login:acct:${input.email}`, max: ACCOUNT_FAILURES }, { key: `login:ip:${client.ip}`, max: IP_FAILURES }];
     const attempt = await this.limiter.reserve(limits);
     const user = await accounts.findUserByEmail(this.db, input.email);
-    const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
+    const ok = await verifyPassword(input.password, user?.password_hash ?? dummyHash());
     if (!user || !ok || user.status !== 'active') {
       throw new AppError(Code.Forbidden, 'Login account error: the address or password is incorrect.', { reason: 'login.bad_credentials' });
     }

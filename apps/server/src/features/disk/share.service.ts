@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Code, DiskMessages, DiskReasons, SHARE_MAX_TRIES, type Share, type ShareInfo } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import { AppError, notFound } from '../../errors.js';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '../account/password.js';
+import { dummyHash, hashPassword, verifyPassword } from '../account/password.js';
 import type { DiskService } from './disk.service.js';
 import * as repo from './share.repository.js';
 
@@ -45,7 +45,7 @@ export class ShareService {
     if (s.password_hash !== null) {
       if (s.failed_tries >= SHARE_MAX_TRIES) throw new AppError(Code.TooMany, DiskMessages.locked, { reason: DiskReasons.locked });
       // Always a full scrypt, so a missing password is no faster to learn about than a wrong one.
-      const good = await verifyPassword(password ?? '', password ? s.password_hash : DUMMY_HASH) && !!password;
+      const good = await verifyPassword(password ?? '', password ? s.password_hash : dummyHash()) && !!password;
       if (!good) {
         await repo.addFailure(this.db, s.id);
         throw new AppError(Code.Invalid, { password: DiskMessages.badPassword }, { reason: DiskReasons.badPassword, reasons: { password: DiskReasons.badPassword } });

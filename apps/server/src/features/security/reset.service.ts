@@ -4,7 +4,7 @@ import type { Db } from '../../db/connect.js';
 import type { SystemMailer } from '../../delivery/system-mailer.js';
 import { AppError, invalid } from '../../errors.js';
 import * as accounts from '../account/account.repository.js';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '../account/password.js';
+import { dummyHash, hashPassword, verifyPassword } from '../account/password.js';
 import { hashToken } from '../auth/auth.service.js';
 import { FailureLimiter } from '../auth/rate-limit.js';
 import { codeMail, type EmailCodes } from './email-codes.js';
@@ -67,8 +67,8 @@ export class ResetService {
       const live = user?.backup_email ? user.id : 0;
       right = (await this.codes.spend(live, 'reset', input.code!)) && live !== 0;
     } else {
-      const hash = user?.security_answer_hash ?? DUMMY_HASH;
-      right = (await verifyPassword(normaliseAnswer(input.answer!), hash)) && hash !== DUMMY_HASH;
+      const hash = user?.security_answer_hash ?? dummyHash();
+      right = (await verifyPassword(normaliseAnswer(input.answer!), hash)) && hash !== dummyHash();
     }
     if (!right || !user) {
       throw new AppError(Code.Forbidden, input.way === 'email' ? Msg.emailCodeWrong : Msg.answerWrong, { reason: input.way === 'email' ? 'reset.code_wrong' : 'reset.answer_wrong' });

@@ -6,7 +6,7 @@ import {
 import type { Db } from '../../db/connect.js';
 import type { SystemMailer } from '../../delivery/system-mailer.js';
 import { AppError, invalid } from '../../errors.js';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '../account/password.js';
+import { dummyHash, hashPassword, verifyPassword } from '../account/password.js';
 import { FailureLimiter } from '../auth/rate-limit.js';
 import { maskEmail } from '../security/mask.js';
 import { newSixDigitCode, newTotpSecret, totpStep, totpUri } from '../security/totp.js';
@@ -95,7 +95,7 @@ export class WestAccountService {
   async login(input: WestLoginInput, client: Client): Promise<WestChallenge> {
     const attempt = await this.failures.reserve([{ key: `west-login:acct:${input.email}`, max: 5 }, { key: `west-login:ip:${client.ip}`, max: 30 }]);
     const c = await repo.findCustomerByEmail(this.db, input.email);
-    const good = await verifyPassword(input.password, c?.password_hash ?? DUMMY_HASH);
+    const good = await verifyPassword(input.password, c?.password_hash ?? dummyHash());
     if (!c || !good || c.status !== 'active') throw badCredentials();
     await attempt.succeeded();
     const ticket = randomBytes(24).toString('base64url');
