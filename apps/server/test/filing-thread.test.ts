@@ -63,6 +63,43 @@ describe.runIf(process.env.DATABASE_URL)('FilingThread', () => {
     expect(await filingBackends()).toBeGreaterThanOrEqual(1);
   });
 
+  it('a second batch sent while the first is at work waits behind it on the one connection: both filed, in the order sent', async () => {
+    const t = open();
+    const batch = async (hash: string) => ({ blobs: [{ hash, size: 10, n: 2 }], contents: [{ hash, content: await parse(hash) }], rows: [row(alice, 1, hash), row(bob, 1, hash)] });
+    const [a, b] = [await batch('thread-q1'), await batch('thread-q2')];
+    const [first, second] = await Promise.all([t.file(a), t.file(b)]);
+    expect(first).toHaveLength(2);
+    expect(second).toHaveLength(2);
+    expect(Math.max(...first)).toBeLessThan(Math.min(...second));
+    const subjects = await s.rt.services.db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
+      .select(['m.id', 'c.subject']).where('m.id', 'in', [...first, ...second]).orderBy('m.id').execute();
+    expect(subjects.map((r) => r.subject)).toEqual(['thread-q1', 'thread-q1', 'thread-q2', 'thread-q2']);
+  });
+
+  it('a burst of SMTP mail, two batches in flight, acknowledges every mail once it is stored, each stored once', async () => {
+    // Watches the server's own filing thread (calls go through unchanged): how many batches it holds at once.
+    const filing = (s.rt.services.ingest as unknown as { filing: FilingThread }).filing;
+    const file = filing.file.bind(filing);
+    let inFlight = 0;
+    let most = 0;
+    filing.file = async (b) => {
+      most = Math.max(most, ++inFlight);
+      try {
+        return await file(b);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const inbox = async () => (await s.rt.services.db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
+      .select('c.subject').where('m.user_id', '=', alice).where('c.subject', 'like', 'burst %').execute()).map((r) => r.subject);
+    const subjects = Array.from({ length: 40 }, (_, i) => `burst ${i}`);
+    const sent = await Promise.all(subjects.map((subject) => s.send({ from: 'carol@partner.example', to: 'alice@demo.test', subject, text: subject })));
+    expect(sent.every((r) => r.accepted.length === 1)).toBe(true);
+    expect((await inbox()).sort()).toEqual([...subjects].sort());
+    expect(most).toBe(2);
+    delete (filing as { file?: unknown }).file;
+  });
+
   it('a mailbox no longer active fails the batch with the same 450 as on the main thread, and nothing of it stands', async () => {
     const t = open();
     const content = await parse('Thread inactive');

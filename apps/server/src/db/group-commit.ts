@@ -5,9 +5,10 @@
  * many. Each caller's promise settles only after its own item's commit, which
  * keeps "acknowledge after commit" true per item.
  *
- * `concurrency` is how many transactions may be in flight. Ingest keeps it at 1 on
- * both databases (ingest.service.ts says why); more would overlap a server's WAL
- * flushes at the price of smaller batches. A failed batch (a deadlock between concurrent
+ * `concurrency` is how many transactions may be in flight. Ingest keeps one at work in
+ * the database, with a second queued behind it on PostgreSQL's filing thread
+ * (ingest.service.ts says why); more would overlap a server's WAL flushes at the price
+ * of smaller batches. A failed batch (a deadlock between concurrent
  * batches, or one bad item) is retried item by item, so it cannot fail its neighbours.
  */
 export class GroupCommitter<T, R> {

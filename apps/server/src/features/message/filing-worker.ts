@@ -9,7 +9,7 @@ export interface FilingDone { id: number; ids?: number[]; error?: { message: str
 export interface FilingWorkerData { databaseUrl: string }
 
 const { databaseUrl } = workerData as FilingWorkerData;
-// One connection: batches come one at a time (the ingest committer has one in flight).
+// One connection: batches run one after another; the second the ingest committer may send waits in the pool's queue and goes out as the first answers.
 const opened = connect({ databaseUrl, dataDir: '', poolSize: 1, applicationName: 'mailwing filing' });
 
 parentPort!.on('message', (job: FilingJob) => {
