@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SCRYPT_N } from './features/account/password.js';
 
 // The only place that reads process.env (DESIGN.md). Everything else receives a Config.
 
@@ -45,7 +46,7 @@ const Env = z.object({
   SESSION_DAYS: z.coerce.number().int().positive().default(30),
   // scrypt's cost (N) for new password hashes, a power of two; stored with each hash, so changing it
   // leaves old ones valid. Raise it on a fast machine; lower than the default only on a test rig.
-  PASSWORD_SCRYPT_N: z.coerce.number().int().min(1024).max(65536).refine((n) => (n & (n - 1)) === 0, 'a power of two').default(16384),
+  PASSWORD_SCRYPT_N: z.coerce.number().int().min(1024).max(65536).refine((n) => (n & (n - 1)) === 0, 'a power of two').default(DEFAULT_SCRYPT_N),
   // The image proxy refuses private and loopback targets unless this is set (tests only).
   IMAGE_PROXY_ALLOW_PRIVATE: bool.default(false),
   // Test rigs only: a signed-in POST /h5/dev/clock moves the timed-send clock forward (features/dev-clock).
@@ -332,8 +333,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (processes > 1 && !e.DATABASE_URL) {
     throw new Error(`PROCESSES=${processes} needs DATABASE_URL: the embedded database (PGlite) can be opened by one process only`);
   }
+  if (e.PASSWORD_SCRYPT_N < DEFAULT_SCRYPT_N && e.NODE_ENV === 'production') throw new Error(`PASSWORD_SCRYPT_N=${e.PASSWORD_SCRYPT_N} is for test rigs: in production at least ${DEFAULT_SCRYPT_N}`);
   // A clock anyone signed in can move has no place on a real server; and each process would keep its own.
-  if (e.PASSWORD_SCRYPT_N < 16384 && e.NODE_ENV === 'production') throw new Error(`PASSWORD_SCRYPT_N=${e.PASSWORD_SCRYPT_N} is for test rigs: in production at least 16384`);
   if (e.DEV_CLOCK && (e.NODE_ENV === 'production' || processes > 1)) throw new Error('DEV_CLOCK=1 is for a single-process test rig: not with NODE_ENV=production nor PROCESSES > 1');
   return {
     production: e.NODE_ENV === 'production',

@@ -67,8 +67,8 @@ export class ResetService {
       const live = user?.backup_email ? user.id : 0;
       right = (await this.codes.spend(live, 'reset', input.code!)) && live !== 0;
     } else {
-      const hash = user?.security_answer_hash ?? dummyHash();
-      right = (await verifyPassword(normaliseAnswer(input.answer!), hash)) && hash !== dummyHash();
+      const hash = user?.security_answer_hash ?? null;
+      right = (await verifyPassword(normaliseAnswer(input.answer!), hash ?? dummyHash())) && hash !== null;
     }
     if (!right || !user) {
       throw new AppError(Code.Forbidden, input.way === 'email' ? Msg.emailCodeWrong : Msg.answerWrong, { reason: input.way === 'email' ? 'reset.code_wrong' : 'reset.answer_wrong' });
