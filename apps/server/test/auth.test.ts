@@ -28,7 +28,7 @@ describe('login and sessions', () => {
     expect(rows.some((r) => r.token_hash === token)).toBe(false);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
     const user = await s.rt.services.db.selectFrom('users').select('password_hash').where('email', '=', 'bob@demo.test').executeTakeFirstOrThrow();
-    // At the configured cost (the suite's is the lowest allowed; password.test.ts checks the default's).
+    // At the configured cost (the suite's is the lowest allowed; password-cost.test.ts checks the default's).
     expect(user.password_hash).toMatch(new RegExp(`^scrypt\\$${s.config.passwordScryptN}\\$8\\$1\\$`));
   });
 
