@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { domainToUnicode } from 'node:url';
-import type { AuthenticateResult, DNSResolver } from 'mailauth';
+import type { DNSResolver } from 'mailauth';
 import type { Logger } from 'pino';
 import { SystemFolder } from '@mailwing/shared';
 import { domainKey } from '../features/account/account.repository.js';
@@ -9,7 +9,7 @@ import type { LocalRecipient } from '../features/message/ingest.service.js';
 import type { Db } from '../db/connect.js';
 import type { StoredAuthResults } from '../db/types.js';
 import { domainOf, headerFromDomains } from './header-from.js';
-import { authInput, runMailauth } from './sender-auth.js';
+import { authInput, senderCheck, type SenderAuthResult, type SenderCheck } from './sender-auth.js';
 
 /** An SMTP refusal: code, enhanced status and text, and a stable reason for the logs. */
 export interface Refusal { code: number; text: string; reason: string }
@@ -64,9 +64,11 @@ const aligned = (a: string, b: string) => a === b || a.endsWith(`.${b}`) || b.en
  */
 export class InboundAuth {
   private readonly random: () => number;
+  private readonly check: SenderCheck;
 
   constructor(private readonly d: InboundAuthDeps) {
     this.random = d.random ?? Math.random;
+    this.check = senderCheck(d.resolver);
   }
 
   /** At MAIL FROM: null when the envelope sender may go on. */
@@ -84,7 +86,7 @@ export class InboundAuth {
    * `checked` is mailauth's answer for `raw` already under way elsewhere (a parse worker,
    * IngestService.prepare); without it mailauth runs here.
    */
-  async screen(raw: Buffer | MessageSource, peer: Peer, recipients: LocalRecipient[], checked?: Promise<AuthenticateResult>): Promise<Screened> {
+  async screen(raw: Buffer | MessageSource, peer: Peer, recipients: LocalRecipient[], checked?: Promise<SenderAuthResult>): Promise<Screened> {
     const head = Buffer.isBuffer(raw) ? raw : await raw.head(HEADER_BYTES);
     const claimed = await this.hostedAmong(headerFromDomains(head));
     const res = await this.authenticate(checked ? { run: checked } : this.runHere(raw, head, peer), peer);
@@ -119,21 +121,21 @@ export class InboundAuth {
   }
 
   /** `head` is the message, or the start of a big one (its header block, when that fits). */
-  private runHere(raw: Buffer | MessageSource, head: Buffer, peer: Peer): { run: Promise<AuthenticateResult>; end?: () => void } {
+  private runHere(raw: Buffer | MessageSource, head: Buffer, peer: Peer): { run: Promise<SenderAuthResult>; end?: () => void } {
     const withMta = { ...peer, mta: this.d.hostname };
-    // runMailauth cuts a message in memory to its header block itself (authInput).
-    if (Buffer.isBuffer(raw)) return { run: runMailauth(raw, withMta, this.d.resolver) };
+    // The check cuts a message in memory to its header block itself (authInput).
+    if (Buffer.isBuffer(raw)) return { run: this.check(raw, withMta) };
     // A big one: an unsigned message needs only its header block; a signed one streams through mailauth's body hashes.
     const block = authInput(head);
     const input = block !== head ? block : raw.stream();
-    const run = runMailauth(input, withMta, this.d.resolver);
+    const run = this.check(input, withMta);
     if (Buffer.isBuffer(input)) return { run };
     // Past the deadline mailauth may still be reading; an error (not a bare destroy) lets its promise settle.
     return { run, end: () => { if (!input.readableEnded) input.destroy(new Error('sender authentication ended')); } };
   }
 
   /** mailauth's answer, or null (temperror) when it failed or missed the deadline. */
-  private async authenticate({ run, end }: { run: Promise<AuthenticateResult>; end?: () => void }, peer: Peer): Promise<AuthenticateResult | null> {
+  private async authenticate({ run, end }: { run: Promise<SenderAuthResult>; end?: () => void }, peer: Peer): Promise<SenderAuthResult | null> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), this.d.deadlineMs); });
     try {
@@ -171,7 +173,7 @@ export class InboundAuth {
   }
 
   /** Each claimed domain has a passing signature by itself with the selector we sign with. */
-  private async allSignedByUs(claimed: string[], dkimPass: AuthenticateResult['dkim']['results']): Promise<boolean> {
+  private async allSignedByUs(claimed: string[], dkimPass: SenderAuthResult['dkim']['results']): Promise<boolean> {
     for (const domain of claimed) {
       const key = await domainKey(this.d.db, domain) ?? await domainKey(this.d.db, domainToUnicode(domain));
       const ok = key && dkimPass.some((r) => r.signingDomain?.toLowerCase() === domain && r.selector === key.dkim_selector);
@@ -197,7 +199,7 @@ export function withAuthResults(raw: Buffer, header: string): Buffer {
 }
 
 /** What the read page and later checks need of mailauth's answer. */
-function summarise(res: AuthenticateResult | null, dkimPass: AuthenticateResult['dkim']['results']): StoredAuthResults {
+function summarise(res: SenderAuthResult | null, dkimPass: SenderAuthResult['dkim']['results']): StoredAuthResults {
   const fromDomain = res?.dkim.headerFrom.length === 1 ? domainOf(res.dkim.headerFrom[0]!) : '';
   const spf = res ? (res.spf ? res.spf.status.result : 'none') : 'temperror';
   const dkimResults = res?.dkim.results ?? [];

@@ -7,8 +7,7 @@ import type { StoredAuthResults } from '../../db/types.js';
 import { GroupCommitter } from '../../db/group-commit.js';
 import type { ParsedContent } from './mail-parse.js';
 import type { ParsePool } from './parse-pool.js';
-import type { AuthPeer } from '../../smtp/sender-auth.js';
-import type { AuthenticateResult } from 'mailauth';
+import type { AuthPeer, SenderAuthResult } from '../../smtp/sender-auth.js';
 import { fileMail, type FilingBatch } from './filing.repository.js';
 import type { FilingThread } from './filing-thread.js';
 import type { RuledDelivery, RuleEngine } from '../mail-rule/rule-engine.js';
@@ -116,7 +115,7 @@ export class IngestService {
    * neither, and the two overlap. Hand `content` to `deliver`; `checked` goes to
    * InboundAuth.screen, and is absent when the caller must check the sender itself.
    */
-  prepare(raw: Buffer, envelopeFrom: string, peer: AuthPeer): { content: Promise<ParsedContent>; checked?: Promise<AuthenticateResult> } {
+  prepare(raw: Buffer, envelopeFrom: string, peer: AuthPeer): { content: Promise<ParsedContent>; checked?: Promise<SenderAuthResult> } {
     const out = this.parser.parseAndCheck(raw, envelopeFrom, peer);
     // Awaited by deliver, unless the mail is refused first.
     out.content.catch(() => undefined);

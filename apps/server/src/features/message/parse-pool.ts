@@ -1,7 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import type { AuthenticateResult } from 'mailauth';
 import type { Logger } from 'pino';
-import type { AuthPeer } from '../../smtp/sender-auth.js';
+import type { AuthPeer, SenderAuthResult } from '../../smtp/sender-auth.js';
 import type { BlobLocator } from '../../blob/blob-store.js';
 import { openLocated } from '../../blob/blob-locator.js';
 import { contentTokens, type TokenSource } from '../search/content-tokens.js';
@@ -14,9 +13,9 @@ export type ParseInput = { raw: Buffer; loc?: undefined } | { loc: BlobLocator; 
 /** A worker's task: a message to parse (and maybe check its sender), or stored contents to tokenise for the search index. */
 type Task = { input: ParseInput; from: string; auth?: AuthPeer } | { tokens: TokenSource[] };
 interface Job { id: number; task: Task; size: number; resolve: (v: ParsedContent | string[]) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout; checked?: AuthWait }
-interface AuthWait { resolve: (r: AuthenticateResult) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout }
+interface AuthWait { resolve: (r: SenderAuthResult) => void; reject: (e: unknown) => void; timer?: NodeJS.Timeout }
 /** A parse's answer carries mailauth's when that was done first; otherwise `authPending`, and mailauth's answer follows on its own. */
-type Done = { id: number; content?: ParsedContent; tokens?: string[]; error?: string; auth?: AuthenticateResult; authError?: string; authPending?: boolean };
+type Done = { id: number; content?: ParsedContent; tokens?: string[]; error?: string; auth?: SenderAuthResult; authError?: string; authPending?: boolean };
 interface Entry { worker: Worker; jobs: Map<number, Job>; bytes: number; checks: Map<number, AuthWait> }
 
 /** DNS for sender authentication in the workers (smtp/auth-dns.ts): each worker keeps its own cache. */
@@ -124,10 +123,10 @@ export class ParsePool {
    * `checked` is absent when this pool does not authenticate (no workers, or no DNS given):
    * the caller then does it itself.
    */
-  parseAndCheck(raw: Buffer, from: string, peer: AuthPeer): { content: Promise<ParsedContent>; checked?: Promise<AuthenticateResult> } {
+  parseAndCheck(raw: Buffer, from: string, peer: AuthPeer): { content: Promise<ParsedContent>; checked?: Promise<SenderAuthResult> } {
     if (this.workers.length === 0 || !this.dns) return { content: this.parse(raw, from) };
     let checked!: AuthWait;
-    const auth = new Promise<AuthenticateResult>((resolve, reject) => { checked = { resolve, reject }; });
+    const auth = new Promise<SenderAuthResult>((resolve, reject) => { checked = { resolve, reject }; });
     const content = this.run({ input: { raw }, from, auth: peer }, raw.length, checked) as Promise<ParsedContent>;
     return { content, checked: auth };
   }

@@ -3,7 +3,7 @@ import type { DNSResolver } from 'mailauth';
 import type { BlobLocator } from '../../blob/blob-store.js';
 import { openLocated } from '../../blob/blob-locator.js';
 import { authResolver } from '../../smtp/auth-dns.js';
-import { runMailauth, type AuthPeer } from '../../smtp/sender-auth.js';
+import { senderCheck, type AuthPeer } from '../../smtp/sender-auth.js';
 import { contentTokens, type TokenSource } from '../search/content-tokens.js';
 import type { WorkerDns } from './parse-pool.js';
 import { parseMail } from './mail-parse.js';
@@ -17,6 +17,7 @@ type Task = { id: number; raw?: Uint8Array; loc?: BlobLocator; size: number; fro
 // The pool gives DNS settings only when it asks these workers to check senders.
 const dns = (workerData as { dns?: WorkerDns } | null)?.dns;
 const resolver: DNSResolver | undefined = dns && authResolver(dns.servers, dns.timeoutMs);
+const checkSender = resolver && senderCheck(resolver);
 
 parentPort?.on('message', (msg: Task) => {
   if ('tokens' in msg) {
@@ -44,7 +45,7 @@ type AuthAnswer = { auth: unknown } | { authError: string };
 
 /** `answer` is set once the check is done. */
 function authenticate(raw: Buffer, peer: AuthPeer): { answer?: AuthAnswer; done: Promise<AuthAnswer> } {
-  const run = resolver ? runMailauth(raw, peer, resolver) : Promise.reject(new Error('no DNS settings for sender authentication'));
+  const run = checkSender ? checkSender(raw, peer) : Promise.reject(new Error('no DNS settings for sender authentication'));
   const done = run.then((auth): AuthAnswer => ({ auth }), (err: unknown): AuthAnswer => ({ authError: errorText(err) }));
   const check: { answer?: AuthAnswer; done: Promise<AuthAnswer> } = { done };
   void done.then((answer) => { check.answer = answer; });
