@@ -3,11 +3,23 @@ import addressparser from 'nodemailer/lib/addressparser/index.js';
 
 const MAX_HEADER_BYTES = 1024 * 1024;
 
-/** The header block, unfolded (RFC 5322 §2.2.3), at most 1 MB of it. */
+/**
+ * The header block, unfolded (RFC 5322 §2.2.3), at most 1 MB of it. It ends at the first
+ * empty line (CRLF or bare LF). The end is found in the bytes, so only the header block
+ * becomes a string: both checks of every received mail call this (issue 13).
+ */
 function headerLines(raw: Buffer): string[] {
-  const head = raw.subarray(0, MAX_HEADER_BYTES).toString('latin1');
-  const end = head.search(/\r?\n\r?\n/);
-  return (end < 0 ? head : head.slice(0, end)).replace(/\r?\n(?=[ \t])/g, '').split(/\r?\n/);
+  const bytes = raw.subarray(0, MAX_HEADER_BYTES);
+  const end = headerEnd(bytes);
+  return bytes.subarray(0, end < 0 ? bytes.length : end).toString('latin1').replace(/\r?\n(?=[ \t])/g, '').split(/\r?\n/);
+}
+
+/** Where the first `\r?\n\r?\n` starts in `bytes`, or -1. */
+function headerEnd(bytes: Buffer): number {
+  for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) {
+    if (bytes[bytes[i + 1] === 0x0d ? i + 2 : i + 1] === 0x0a) return i > 0 && bytes[i - 1] === 0x0d ? i - 1 : i;
+  }
+  return -1;
 }
 
 // RFC 2047 §5 keeps encoded words out of an addr-spec, but mailparser decodes one
