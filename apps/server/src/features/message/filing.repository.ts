@@ -27,21 +27,26 @@ export interface FilingBatch {
 export async function fileMail(db: Db, batch: FilingBatch): Promise<number[]> {
   const columns = batch.contents.map((c) => contentColumns(c.hash, c.content));
   const col = <K extends keyof (typeof columns)[number]>(k: K) => columns.map((c) => c[k]);
+  const text = packTexts(columns.map((c) => c.text_body));
+  const html = packTexts(columns.map((c) => c.html));
   // Identity values are drawn in the order rows are inserted (ORDER BY v.k), so the k-th smallest new id is the k-th content.
   const query = sql<{ id: number }>`${preparedAs('file_mail')}WITH new_blobs AS (${addRefsSql(batch.blobs)}),
     new_contents AS (
       INSERT INTO mail_contents (blob_hash, message_id, in_reply_to, references_list, subject, from_name, from_address, to_list, cc_list, reply_to,
         thread_subject, people_key, sent_at, snippet, html, text_body, attachments, remote_images, urgent, parse_error)
       SELECT v.blob_hash, v.message_id, v.in_reply_to, v.references_list, v.subject, v.from_name, v.from_address, v.to_list::jsonb, v.cc_list::jsonb, v.reply_to::jsonb,
-        v.thread_subject, v.people_key, v.sent_at, v.snippet, v.html, v.text_body, v.attachments::jsonb, v.remote_images, v.urgent, v.parse_error
+        v.thread_subject, v.people_key, v.sent_at, v.snippet,
+        convert_from(substring(${html.bytes}::bytea FROM v.html_off + 1 FOR v.html_len), 'UTF8'),
+        convert_from(substring(${text.bytes}::bytea FROM v.text_off + 1 FOR v.text_len), 'UTF8'),
+        v.attachments::jsonb, v.remote_images, v.urgent, v.parse_error
       FROM unnest(${col('blob_hash')}::text[], ${col('message_id')}::text[], ${col('in_reply_to')}::text[], ${col('references_list')}::text[],
         ${col('subject')}::text[], ${col('from_name')}::text[], ${col('from_address')}::text[], ${col('to_list')}::text[],
         ${col('cc_list')}::text[], ${col('reply_to')}::text[], ${col('thread_subject')}::text[],
-        ${col('people_key')}::text[], ${col('sent_at')}::timestamptz[], ${col('snippet')}::text[], ${col('html')}::text[],
-        ${col('text_body')}::text[], ${col('attachments')}::text[], ${col('remote_images')}::bool[],
-        ${col('urgent')}::bool[], ${col('parse_error')}::text[])
+        ${col('people_key')}::text[], ${col('sent_at')}::timestamptz[], ${col('snippet')}::text[],
+        ${html.offsets}::int[], ${html.lengths}::int[], ${text.offsets}::int[], ${text.lengths}::int[],
+        ${col('attachments')}::text[], ${col('remote_images')}::bool[], ${col('urgent')}::bool[], ${col('parse_error')}::text[])
         WITH ORDINALITY AS v(blob_hash, message_id, in_reply_to, references_list, subject, from_name, from_address, to_list, cc_list, reply_to,
-          thread_subject, people_key, sent_at, snippet, html, text_body, attachments, remote_images, urgent, parse_error, k)
+          thread_subject, people_key, sent_at, snippet, html_off, html_len, text_off, text_len, attachments, remote_images, urgent, parse_error, k)
       ORDER BY v.k
       RETURNING id, message_id, in_reply_to, references_list, thread_subject, people_key, sent_at, created_at),
     n AS (SELECT new_contents.*, row_number() OVER (ORDER BY id) AS k FROM new_contents),
@@ -55,4 +60,23 @@ export async function fileMail(db: Db, batch: FilingBatch): Promise<number[]> {
     if ((err as { code?: string }).code === INACTIVE_MAILBOX_STATE) throw inactiveMailbox();
     throw err;
   }
+}
+
+/**
+ * The bodies of a batch as one bytea parameter, cut by offset and length in the statement
+ * (like the blobs' bytes, blob.repository.ts). As text[] elements they were escaped here and
+ * parsed back by array_in on the database, character by character: five 10 KB bodies cost
+ * the database 0.60–0.71 ms as text[] and 0.30–0.39 as one bytea, and the client 0.8–1.0 ms
+ * when they held quotes and backslashes, 0.3 this way (30 Nov). convert_from checks the
+ * bytes are UTF-8, as text input does; a JS string always encodes to valid UTF-8.
+ */
+function packTexts(texts: string[]): { bytes: Buffer; offsets: number[]; lengths: number[] } {
+  const parts = texts.map((t) => Buffer.from(t, 'utf8'));
+  const offsets: number[] = [];
+  let at = 0;
+  for (const p of parts) {
+    offsets.push(at);
+    at += p.length;
+  }
+  return { bytes: Buffer.concat(parts, at), offsets, lengths: parts.map((p) => p.length) };
 }
