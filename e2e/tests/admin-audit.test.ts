@@ -42,6 +42,7 @@ it('holds a member\'s mail under a rule set by name, and delivers it once the ad
   await language(page, 'en');
   await page.goto(`${BASE_URL}/#/pages/admin/audit/index`);
   await page.reload();
+  await page.locator('[data-page=admin-audit][data-state=ready]').waitFor();
   await page.locator('[data-action=add-rule]').click();
   await page.locator('[data-field=rule-name] input').fill(`Bob ${tag}`);
   await page.getByText('Members', { exact: true }).click();

@@ -48,7 +48,8 @@ export default function AdminAliasesPage() {
             ))}
           </List>
         )}
-        {!adding && <Button block color="primary" className="mw-groups-touch" onClick={() => setAdding(true)} data-action="add-alias">{m.aliasAdd}</Button>}
+        {/* Once the list is in: a button that moves as it arrives takes a tap meant for it on a row. */}
+        {list && !adding && <Button block color="primary" className="mw-groups-touch" onClick={() => setAdding(true)} data-action="add-alias">{m.aliasAdd}</Button>}
         {adding && (
           <div className="mw-groups-card">
             <div className="mw-groups-label">{m.aliasAddress}</div>

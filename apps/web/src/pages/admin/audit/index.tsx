@@ -60,7 +60,8 @@ export default function AdminAuditPage() {
             </List.Item>
           ))}
         </List>
-        {!editing && <Button block color="primary" className="mw-audit-touch" onClick={() => setEditing(true)} data-action="add-rule">{m.auditAddRule}</Button>}
+        {/* Shown once the rules are in: a button that moves as the list arrives takes a tap meant for it on a rule. */}
+        {rules && !editing && <Button block color="primary" className="mw-audit-touch" onClick={() => setEditing(true)} data-action="add-rule">{m.auditAddRule}</Button>}
         {editing && (
           <Form form={form} layout="vertical" footer={<Button block color="primary" onClick={() => void save()} data-action="save-rule">{m.auditSave}</Button>}>
             <Form.Item name="name" label={m.auditRuleName}><Input data-field="rule-name" maxLength={60} /></Form.Item>

@@ -104,7 +104,8 @@ export default function AdminGroupsPage() {
                 ))}
               </List>
             )}
-            {!creating && <Button block color="primary" className="mw-groups-touch" onClick={() => setCreating(true)} data-action="add-group">{m.groupAdd}</Button>}
+            {/* Once the list is in: a button that moves as it arrives takes a tap meant for it on a row. */}
+            {list && !creating && <Button block color="primary" className="mw-groups-touch" onClick={() => setCreating(true)} data-action="add-group">{m.groupAdd}</Button>}
             {creating && (
               <div className="mw-groups-card">
                 <div className="mw-groups-label">{m.groupAddress}</div>
