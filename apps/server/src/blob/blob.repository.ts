@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { packBytes } from '../db/packed-bytes.js';
 
 // Reference counts of blobs. A count of 0 marks a blob for the collector; only the
 // collector removes files, under the row lock, so a concurrent writer that takes
@@ -15,21 +16,11 @@ export async function addRefs(db: Db, refs: BlobRef[]): Promise<void> {
 
 /**
  * `addRefs` as a statement of its own or as a part of one (features/message/filing.repository.ts).
- * The rows' bytes travel as one binary parameter, cut by offset and length: an array of bytea
- * would be sent as hex text, twice the bytes and a decode on the database. A row that already
+ * The rows' bytes travel as one binary parameter (packBytes). A row that already
  * exists keeps the bytes it has, and gains these if it had none (its file may be gone: see collect).
  */
 export function addRefsSql(refs: BlobRef[]) {
-  // Each ref's bytes sit at offsets[i] in `bytes`, lengths[i] long; -1 is a ref without bytes.
-  const offsets: number[] = [];
-  const lengths: number[] = [];
-  let at = 0;
-  for (const r of refs) {
-    offsets.push(at);
-    lengths.push(r.data ? r.data.length : -1);
-    at += r.data?.length ?? 0;
-  }
-  const bytes = Buffer.concat(refs.flatMap((r) => (r.data ? [r.data] : [])));
+  const { bytes, offsets, lengths } = packBytes(refs.map((r) => r.data));
   // Inserted, and so locked, in hash order.
   return sql`INSERT INTO blobs (hash, size, refcount, data)
     SELECT r.hash, r.size, r.n, CASE WHEN r.len < 0 THEN NULL ELSE substring(${bytes}::bytea FROM r.off + 1 FOR r.len) END

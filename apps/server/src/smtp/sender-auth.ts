@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import libmime from 'libmime';
 import { dkimVerify, dmarc, spf, type DKIMVerifyResult, type DMARCResult, type DNSResolver, type SPFResult } from 'mailauth';
+import { TtlCache } from '../cache/ttl-cache.js';
 
 /** What mailauth needs of the SMTP session besides the message. */
 export interface AuthPeer { ip: string; helo: string; mailFrom: string; mta: string }
@@ -39,19 +40,20 @@ const SPF_CACHE_MAX = 10_000;
  * DNS answers the resolver would still give from its cache; a temperror is never kept.
  */
 export function senderCheck(resolver: DNSResolver, now: () => number = Date.now): SenderCheck {
-  const kept = new Map<string, { until: number; result: SPFResult }>();
+  const kept = new TtlCache<string, SPFResult>(SPF_CACHE_MS, SPF_CACHE_MAX, now);
 
   const spfOf = async (ip: string, helo: string, sender: string | undefined, mta: string): Promise<SPFResult> => {
-    const key = `${ip} ${helo} ${sender ?? ''} ${mta}`;
-    const hit = kept.get(key);
-    if (hit && hit.until > now()) return hit.result;
-    const result = await spf({ ip, helo, sender, mta, resolver });
-    if (result.status.result !== 'temperror') {
-      if (kept.size >= SPF_CACHE_MAX) kept.delete(kept.keys().next().value!);
-      kept.delete(key);
-      kept.set(key, { until: now() + SPF_CACHE_MS, result });
+    try {
+      return await kept.get(`${ip} ${helo} ${sender ?? ''} ${mta}`, async () => {
+        const result = await spf({ ip, helo, sender, mta, resolver });
+        // A failed load is not kept (TtlCache): a temperror leaves as one and is answered below.
+        if (result.status.result === 'temperror') throw new Temporary(result);
+        return result;
+      });
+    } catch (err) {
+      if (err instanceof Temporary) return err.result;
+      throw err;
     }
-    return result;
   };
 
   return async (raw, peer) => {
@@ -76,6 +78,11 @@ export function senderCheck(resolver: DNSResolver, now: () => number = Date.now)
       headers: `${spfResult.header}\r\n${authResults}\r\n`,
     };
   };
+}
+
+/** An SPF answer that must not be kept: a DNS failure may be gone on the next mail. */
+class Temporary extends Error {
+  constructor(readonly result: SPFResult) { super('SPF temperror'); }
 }
 
 /**
