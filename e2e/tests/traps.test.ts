@@ -244,7 +244,7 @@ const MAIN_SCREENS: Array<[string, string, string]> = [
 /** Interactive things a finger or a keyboard must reach, smaller than 44 px either way. */
 async function tooSmall(page: Page): Promise<Array<{ what: string; w: number; h: number }>> {
   return page.evaluate(() => {
-    const selector = 'button, a[href], a[role=button], [role=button], [role=checkbox], [role=tab], [role=switch], [role=link], input:not([type=hidden]), select, textarea, .adm-list-item-content-main';
+    const selector = 'button, a[href], a[role=button], [role=button], [role=checkbox], [role=tab], [role=switch], [role=link], input:not([type=hidden]), select, textarea, .adm-list-item-content-main, .adm-nav-bar-back';
     const out: Array<{ what: string; w: number; h: number }> = [];
     for (const el of document.querySelectorAll<HTMLElement>(selector)) {
       const r = el.getBoundingClientRect();
