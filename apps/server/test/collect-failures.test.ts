@@ -10,7 +10,7 @@ import { pauseNotice } from '../src/features/collect/collect.notice.js';
 import { loadCollectKey, SecretBox } from '../src/features/collect/secret-box.js';
 import { AddressPolicy, dnsResolve } from '../src/net/ssrf.js';
 import { startDnsStandIn } from './dns-standin.js';
-import { startDovecot, type DovecotPeer } from './dovecot-peer.js';
+import { PEER_TIMEOUT_MS, startDovecot, type DovecotPeer } from './dovecot-peer.js';
 import { startDemo, type TestServer } from './harness.js';
 import { startPop3StandIn } from './pop3-standin.js';
 
@@ -30,7 +30,7 @@ function collector(o: { now?: () => Date; log?: pino.Logger; allowPrivate?: bool
   const sv = s.rt.services;
   return new CollectService({
     db: sv.db, ingest: sv.ingest, box: new SecretBox(loadCollectKey(undefined, s.dataDir)), maxMessageBytes: 1024 * 1024,
-    cfg: { key: undefined, allowPrivate: o.allowPrivate ?? true, caFile: o.trustPeer === false ? undefined : peer.caFile, timeoutMs: o.timeoutMs ?? 3_000, leaseMs: 60_000 },
+    cfg: { key: undefined, allowPrivate: o.allowPrivate ?? true, caFile: o.trustPeer === false ? undefined : peer.caFile, timeoutMs: o.timeoutMs ?? PEER_TIMEOUT_MS, leaseMs: 60_000 },
     policy: new AddressPolicy({ allowPrivate: o.allowPrivate ?? true, resolve: dnsResolve([dns.server]) }),
     notifyPaused: pauseNotice(sv.db, sv.mailer), now: o.now, log: o.log,
   });
@@ -43,7 +43,7 @@ const settings = (over: Partial<Parameters<CollectService['create']>[1]> = {}) =
 beforeAll(async () => {
   peer = await startDovecot();
   dns = await startDnsStandIn({ localhost: { a: ['127.0.0.1'] } });
-  ({ s, alice, bob } = await startDemo({ collect: { key: undefined, allowPrivate: true, caFile: peer.caFile, timeoutMs: 3_000, leaseMs: 60_000 } }));
+  ({ s, alice, bob } = await startDemo({ collect: { key: undefined, allowPrivate: true, caFile: peer.caFile, timeoutMs: PEER_TIMEOUT_MS, leaseMs: 60_000 } }));
 }, 60_000);
 afterAll(async () => {
   await s?.stop();

@@ -6,7 +6,7 @@ import { CollectService } from '../src/features/collect/collect.service.js';
 import { pauseNotice } from '../src/features/collect/collect.notice.js';
 import { loadCollectKey, SecretBox } from '../src/features/collect/secret-box.js';
 import { AddressPolicy } from '../src/net/ssrf.js';
-import { startDovecot, type DovecotPeer } from './dovecot-peer.js';
+import { PEER_TIMEOUT_MS, startDovecot, type DovecotPeer } from './dovecot-peer.js';
 import { startDemo, type TestServer } from './harness.js';
 import { startPop3StandIn } from './pop3-standin.js';
 
@@ -16,16 +16,12 @@ let peer: DovecotPeer;
 let s: TestServer;
 let alice: string;
 
-// These tests are about leases and crashes, not time-outs. With 3 s (connect, greeting and
-// socket idle), the run after the crash once stopped part-way on a loaded CI machine (three
-// suites, Chromium and Dovecot on 2 cores): most likely one of these time-outs.
-const TIMEOUT_MS = 30_000;
 
 function collector(now: () => Date, random = () => 0.5) {
   const sv = s.rt.services;
   return new CollectService({
     db: sv.db, ingest: sv.ingest, box: new SecretBox(loadCollectKey(undefined, s.dataDir)), maxMessageBytes: 1024 * 1024,
-    cfg: { key: undefined, allowPrivate: true, caFile: peer.caFile, timeoutMs: TIMEOUT_MS, leaseMs: 60_000 },
+    cfg: { key: undefined, allowPrivate: true, caFile: peer.caFile, timeoutMs: PEER_TIMEOUT_MS, leaseMs: 60_000 },
     policy: new AddressPolicy({ allowPrivate: true }), notifyPaused: pauseNotice(sv.db, sv.mailer), now, random,
   });
 }
@@ -35,7 +31,7 @@ const remote = (n: number, tag: string, pad = 0) => Buffer.from(
 
 beforeAll(async () => {
   peer = await startDovecot();
-  ({ s, alice } = await startDemo({ collect: { key: undefined, allowPrivate: true, caFile: peer.caFile, timeoutMs: TIMEOUT_MS, leaseMs: 60_000 } }));
+  ({ s, alice } = await startDemo({ collect: { key: undefined, allowPrivate: true, caFile: peer.caFile, timeoutMs: PEER_TIMEOUT_MS, leaseMs: 60_000 } }));
 }, 60_000);
 afterAll(async () => {
   await s?.stop();

@@ -1,6 +1,6 @@
 import type { CollectAccount, MailList } from '@mailwing/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDovecot, type DovecotPeer } from './dovecot-peer.js';
+import { PEER_TIMEOUT_MS, startDovecot, type DovecotPeer } from './dovecot-peer.js';
 import { startDemo, type TestServer } from './harness.js';
 
 // Collection against a real Dovecot on loopback (POP3 and IMAP, STARTTLS and implicit TLS).
@@ -30,7 +30,7 @@ const check = async (token: string, id: string) => (await s.post<CollectAccount>
 
 beforeAll(async () => {
   peer = await startDovecot();
-  ({ s, alice, bob } = await startDemo({ collect: { key: undefined, allowPrivate: true, caFile: peer.caFile, timeoutMs: 3_000, leaseMs: 60_000 } }));
+  ({ s, alice, bob } = await startDemo({ collect: { key: undefined, allowPrivate: true, caFile: peer.caFile, timeoutMs: PEER_TIMEOUT_MS, leaseMs: 60_000 } }));
 }, 60_000);
 afterAll(async () => {
   await s?.stop();
