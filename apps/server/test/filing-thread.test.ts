@@ -60,6 +60,12 @@ describe.runIf(process.env.DATABASE_URL)('FilingThread', () => {
     const blob = await s.rt.services.db.selectFrom('blobs').select(['data', 'refcount']).where('hash', '=', 'thread-a').executeTakeFirstOrThrow();
     expect(Buffer.compare(blob.data!, bytes)).toBe(0);
     expect(blob.refcount).toBe(2);
+    // Each body arrives whole, and the caller's own bytes stay readable after the crossing: a
+    // failed batch is filed again from them, so they must be copied to the thread, never moved.
+    const bodies = await s.rt.services.db.selectFrom('mail_contents').select(['subject', 'text_body', 'html']).where('blob_hash', 'in', ['thread-a', 'thread-b']).orderBy('subject').execute();
+    expect(bodies.map((b) => [b.subject, b.text_body, b.html])).toEqual([['Thread one', one.text, one.html], ['Thread two', two.text, two.html]]);
+    expect(one.text).toContain('Thread one body');
+    expect([...bytes]).toEqual([0, 1, 2, 250, 13, 10, 0, 255]);
     expect(await filingBackends()).toBeGreaterThanOrEqual(1);
   });
 
