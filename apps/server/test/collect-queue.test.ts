@@ -41,15 +41,16 @@ afterAll(async () => {
 describe('schedule and leases', () => {
   it('runs an account when due (interval with jitter), and two collectors never take it together', async () => {
     const standin = await startPop3StandIn([{ uidl: 'q1', raw: remote(1, 'Queue') }], 'pw');
+    onTestFinished(() => standin.close());
     // Starts at the real time, not a fixed date: the last check goes through the HTTP route,
     // which reads the server's own clock, and the lease claimed at the test's "now" must still
     // be held by that clock. (A fixed 2026-12-01 made this fail from that day on.)
-    let now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    let now = new Date();
     const a = collector(() => now, () => 0);
     const b = collector(() => now, () => 0);
     const acc = await a.create(await aliceId(), { protocol: 'pop3', host: '127.0.0.1', port: standin.port, tls: 'none', username: 'q', leaveCopy: true, folder: '0', interval: 10 }, 'pw');
-    // Cleared even when an assertion fails: a left-over account would also be due in the next tests.
-    onTestFinished(async () => { await s.post('/h5/collect/delete', { id: acc.id }, alice); await standin.close(); });
+    // Deleted even when an assertion fails: a left-over account would also be due in the next tests.
+    onTestFinished(async () => { await s.post('/h5/collect/delete', { id: acc.id }, alice); });
     const logins = () => standin.commands.filter((c) => c.startsWith('USER')).length;
     const before = logins();
     const ran = await Promise.all([a.runDue(5), b.runDue(5)]);
