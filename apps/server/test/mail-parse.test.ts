@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseMail } from '../src/features/message/mail-parse.js';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { parseMail, parsePlainOrWhole, plainBodyStart } from '../src/features/message/mail-parse.js';
 
 const mail = (headers: string, body: string) => Buffer.from(`From: Ann <ann@x.test>\r\nTo: bob@y.test\r\n${headers}\r\n${body}`);
 
@@ -51,4 +52,58 @@ describe('parseMail', () => {
     expect(clean.from).toEqual({ name: 'Ann', address: 'ann@x.test' });
     expect(clean.date).toBeNull();
   });
+
+  it('reads a single-part plain-text mail exactly as mailparser does when it parses the whole of it', async () => {
+    // Generated mail around the fast path's edges: header blocks it must take and must refuse
+    // (multipart, other types and charsets, encodings, dispositions, folded or repeated headers),
+    // LF and CRLF, no body or no empty line at all, bare CRs, NUL, broken UTF-8, boundary-like lines.
+    let seed = 7;
+    const rand = (n: number) => { // mulberry32
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const pick = <T>(xs: T[]) => xs[rand(xs.length)]!;
+    const typeLines = [
+      '', '', '', 'Content-Type: text/plain\r\n', 'Content-Type: text/plain; charset=utf-8\r\n', 'Content-Type: TEXT/PLAIN; charset="US-ASCII"\r\n',
+      'Content-Type: text/plain; charset=iso-8859-1\r\n', 'Content-Type: text/plain; charset=gb2312\r\n', 'Content-Type: text/plain; format=flowed\r\n',
+      'Content-Type: text/plain;\r\n\tcharset=utf-8\r\n', 'Content-Type: text/html; charset=utf-8\r\n', 'Content-Type: text/plain; name="a.txt"\r\n',
+      'Content-Type: multipart/mixed; boundary=b1\r\n', 'Content-Type: text/plain\r\nContent-Type: text/html\r\n',
+      'Content-Transfer-Encoding: 7bit\r\n', 'Content-Transfer-Encoding: 8BIT\r\n', 'Content-Transfer-Encoding: quoted-printable\r\n',
+      'Content-Transfer-Encoding: base64\r\n', 'Content-Disposition: attachment; filename=x.txt\r\n', 'MIME-Version: 1.0\r\n',
+      // The raw look reads only a header's first line; mailparser's parse of these must refuse them.
+      'Content-Type: text/plain\r\n ; charset=gb2312\r\n', 'Content-Type: text/plain\r\n ; format=flowed\r\n', 'Content-Type: text/plain\r\n\tformat=flowed\r\n',
+      'X-Note: content-type: text/html\r\n', 'Subject: =?utf-8?B?5a2j5bqm?= report\r\n', 'X-Priority: 1\r\n',
+    ];
+    // Strings go as UTF-8; the byte pieces are invalid UTF-8 on their own.
+    const pieces: (string | Buffer)[] = ['abc', ' ', 'hello world', '\r\n', '\n', '\r', '\r\n\r\n', '--b1\r\n', '--b1--', '.\r\n', '季度报告', '😀',
+      Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xe2, 0x82]), '\u0000', '=41', 'QUJD'];
+    let fast = 0;
+    for (let n = 0; n < 600; n++) {
+      const headers = Array.from({ length: rand(4) }, () => pick(typeLines)).join('');
+      const blank = pick(['\r\n', '\r\n', '\n', '']);
+      const body = Array.from({ length: rand(60) }, () => pick(pieces));
+      const raw = Buffer.concat([`From: Ann <ann@x.test>\r\nTo: bob@y.test\r\nSubject: n${n}\r\n${headers}${blank}`, ...body].map((p) => Buffer.from(p)));
+      if (plainBodyStart(raw) >= 0) fast++;
+      const whole = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 10 * 1024 * 1024 });
+      expect(seen(await parsePlainOrWhole(raw)), raw.toString('latin1')).toEqual(seen(whole));
+    }
+    // Enough of the generated mail took the fast path for the comparison to mean something.
+    expect(fast).toBeGreaterThan(150);
+  });
+
+  it('takes the fast path for a plain letter and not for a multipart one', () => {
+    expect(plainBodyStart(mail('Subject: s\r\nContent-Type: text/plain; charset=utf-8\r\n', 'hi\r\n'))).toBeGreaterThan(0);
+    expect(plainBodyStart(mail('Subject: s\r\nContent-Type: multipart/alternative; boundary=x\r\n', '--x\r\n'))).toBe(-1);
+    expect(plainBodyStart(Buffer.from('Subject: no empty line\r\n'))).toBe(-1);
+  });
 });
+
+/** What of mailparser's answer a stored mail is made from. */
+function seen(m: ParsedMail) {
+  return {
+    text: m.text, html: m.html, subject: m.subject, from: m.from, to: m.to, cc: m.cc, date: m.date, messageId: m.messageId,
+    headerLines: m.headerLines, headers: [...m.headers], attachments: m.attachments.map((a) => [a.filename, a.contentType, a.size]),
+  };
+}

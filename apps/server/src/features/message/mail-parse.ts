@@ -117,12 +117,76 @@ function withoutNul<T>(v: T): T {
   return v;
 }
 
+const PARSE_OPTIONS = { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 10 * 1024 * 1024 } as const;
+
+/**
+ * mailparser's result for `raw`. A single-part plain-text message in UTF-8 or ASCII, unencoded,
+ * has its header block parsed by mailparser and its body decoded here, which gives the same
+ * result (test/mail-parse.test.ts compares the two on generated mail): its splitter otherwise
+ * walks such a body line by line looking for MIME boundaries it cannot contain, about two
+ * thirds of the parse's CPU on a 10 KB letter (issue 13). Anything else is parsed whole.
+ */
+export async function parsePlainOrWhole(raw: Buffer | Readable): Promise<ParsedMail> {
+  const bodyAt = Buffer.isBuffer(raw) ? plainBodyStart(raw) : -1;
+  if (bodyAt < 0) return simpleParser(raw, PARSE_OPTIONS);
+  const head = await simpleParser(raw.subarray(0, bodyAt), PARSE_OPTIONS);
+  if (!isPlainSinglePart(head)) return simpleParser(raw, PARSE_OPTIONS);
+  const body = (raw as Buffer).subarray(bodyAt);
+  // mailparser leaves a message without a body without text; its text part is UTF-8 with CRLF as LF.
+  if (body.length > 0) head.text = body.toString('utf8').replace(/\r?\n/g, '\n');
+  return head;
+}
+
+// A header block that names nothing but (at most) a text/plain type, charset and a 7bit/8bit encoding.
+const MIME_HEADER = /(?:^|\n)(content-[a-z-]*|mime-version)[ \t]*:/gi;
+const PLAIN_TYPE = /^content-type[ \t]*:[ \t]*text\/plain[ \t]*(;[ \t]*charset[ \t]*=[ \t]*"?(utf-8|us-ascii)"?[ \t]*)?\r?$/i;
+
+/**
+ * Where the body of a message that looks single-part and plain starts (just after the empty line
+ * that ends its header block, as mailparser's splitter finds it), or -1. A cheap look at the raw
+ * header block, so that a multipart mail is not parsed twice; `isPlainSinglePart` decides.
+ */
+export function plainBodyStart(raw: Buffer): number {
+  let end: number;
+  if (raw[0] === 0x0a) end = 1;
+  else if (raw[0] === 0x0d && raw[1] === 0x0a) end = 2;
+  else {
+    const lf = raw.indexOf('\n\n');
+    const crlf = raw.indexOf('\n\r\n');
+    if (lf < 0 && crlf < 0) return -1;
+    end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf + 3 : lf + 2;
+  }
+  const head = raw.toString('latin1', 0, end);
+  for (const m of head.matchAll(MIME_HEADER)) {
+    const name = m[1]!.toLowerCase();
+    if (name === 'mime-version' || name === 'content-transfer-encoding') continue;
+    if (name !== 'content-type') return -1;
+    const line = head.slice(m.index + (head[m.index] === '\n' ? 1 : 0), head.indexOf('\n', m.index + 1));
+    if (!PLAIN_TYPE.test(line)) return -1;
+  }
+  return end;
+}
+
+function isPlainSinglePart(mail: ParsedMail): boolean {
+  let types = 0;
+  for (const { key } of mail.headerLines) {
+    if (key === 'content-type') types++;
+    else if (key.startsWith('content-') && key !== 'content-transfer-encoding') return false;
+  }
+  if (types > 1 || mail.headerLines.filter((h) => h.key === 'content-transfer-encoding').length > 1) return false;
+  const type = mail.headers.get('content-type') as { value: string; params: Record<string, string> } | undefined;
+  if (type && (type.value !== 'text/plain' || Object.keys(type.params).some((k) => k !== 'charset')
+    || !['utf-8', 'us-ascii', undefined].includes(type.params.charset?.toLowerCase()))) return false;
+  const encoding = mail.headers.get('content-transfer-encoding');
+  return encoding === undefined || ['7bit', '8bit'].includes(String(encoding).toLowerCase());
+}
+
 /** `raw` is the message, or a stream of it (a big one, read from the blob store) `size` bytes long. */
 async function parseOrFallback(raw: Buffer | Readable, fallbackFrom: string, size: number): Promise<ParsedContent> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const mail = await Promise.race([
-      simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 10 * 1024 * 1024 }),
+      parsePlainOrWhole(raw),
       new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('parse timed out')), PARSE_TIMEOUT_MS); }),
     ]);
     const text = (mail.text ?? '').slice(0, MAX_TEXT);
