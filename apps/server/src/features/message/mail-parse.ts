@@ -128,10 +128,10 @@ const PARSE_OPTIONS = { skipImageLinks: true, skipTextLinks: true, skipTextToHtm
  */
 export async function parsePlainOrWhole(raw: Buffer | Readable): Promise<ParsedMail> {
   const bodyAt = Buffer.isBuffer(raw) ? plainBodyStart(raw) : -1;
-  if (bodyAt < 0) return simpleParser(raw, PARSE_OPTIONS);
+  if (!Buffer.isBuffer(raw) || bodyAt < 0) return simpleParser(raw, PARSE_OPTIONS);
   const head = await simpleParser(raw.subarray(0, bodyAt), PARSE_OPTIONS);
   if (!isPlainSinglePart(head)) return simpleParser(raw, PARSE_OPTIONS);
-  const body = (raw as Buffer).subarray(bodyAt);
+  const body = raw.subarray(bodyAt);
   // mailparser leaves a message without a body without text; its text part is UTF-8 with CRLF as LF.
   if (body.length > 0) head.text = body.toString('utf8').replace(/\r?\n/g, '\n');
   return head;
