@@ -79,11 +79,13 @@ describe('parseMail', () => {
     // Strings go as UTF-8; the byte pieces are invalid UTF-8 on their own.
     const pieces: (string | Buffer)[] = ['abc', ' ', 'hello world', '\r\n', '\n', '\r', '\r\n\r\n', '--b1\r\n', '--b1--', '.\r\n', '季度报告', '😀',
       Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xe2, 0x82]), '\u0000', '=41', 'QUJD'];
+    // The shortest bodies first, each after every kind of empty line, then generated ones.
+    const edges = ['', '\r\n', '\n', '\r', '\r\n\r\n', 'x', '.', ' '].flatMap((b) => ['\r\n', '\n', ''].map((blank) => ({ blank, body: [b] })));
     let fast = 0;
-    for (let n = 0; n < 600; n++) {
-      const headers = Array.from({ length: rand(4) }, () => pick(typeLines)).join('');
-      const blank = pick(['\r\n', '\r\n', '\n', '']);
-      const body = Array.from({ length: rand(60) }, () => pick(pieces));
+    for (let n = 0; n < 600 + edges.length; n++) {
+      const headers = n < edges.length ? '' : Array.from({ length: rand(4) }, () => pick(typeLines)).join('');
+      const blank = n < edges.length ? edges[n]!.blank : pick(['\r\n', '\r\n', '\n', '']);
+      const body = n < edges.length ? edges[n]!.body : Array.from({ length: rand(60) }, () => pick(pieces));
       const raw = Buffer.concat([`From: Ann <ann@x.test>\r\nTo: bob@y.test\r\nSubject: n${n}\r\n${headers}${blank}`, ...body].map((p) => Buffer.from(p)));
       if (plainBodyStart(raw) >= 0) fast++;
       const whole = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 10 * 1024 * 1024 });
