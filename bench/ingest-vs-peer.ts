@@ -5,7 +5,7 @@ import path from 'node:path';
 import { hashPassword } from '../apps/server/src/features/account/password.js';
 import { defaultProcesses, loadConfig } from '../apps/server/src/config.js';
 import { openServices } from '../apps/server/src/runtime.js';
-import { cpuSeconds, freshEnv, machineCpu, round, startServer, treeCpuSeconds } from './lib.js';
+import { cpuSeconds, freshEnv, fsyncMicros, machineCpu, round, startServer, treeCpuSeconds } from './lib.js';
 import {
   blast, clearMaildirs, deliveredCount, DOMAIN, ensurePeer, LOCALS, peerCpuSeconds, peerRunning,
   PEER_PORT, stopPeer, takeAcks, waitQueueEmpty,
@@ -248,7 +248,7 @@ function report(runs: Run[]) {
 const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-vs-peer-'));
 const peerWasRunning = await peerRunning();
 const results: Record<Kind, Run[]> = { peer: [], postgres: [], pglite: [] };
-const perRound: Partial<Record<'postgres' | 'pglite', number>>[] = [];
+const perRound: Partial<Record<'postgres' | 'pglite' | 'fsync_us', number>>[] = [];
 try {
   step(peerWasRunning ? 'the peer is running' : 'setting up and starting the peer (baseline-postfix.sh setup)');
   await ensurePeer();
@@ -257,7 +257,9 @@ try {
   const only = process.env.BENCH_SYSTEMS?.split(',');
   const kinds = (['peer', ...(withPg ? ['postgres' as const] : []), 'pglite'] as Kind[]).filter((k) => !only || only.includes(k));
   for (let r = 1; r <= ROUNDS; r++) {
-    const ratios: Partial<Record<'postgres' | 'pglite', number>> = {};
+    // The disk's flush latency moves the ratio more than anything of ours (fsyncMicros): each round says what it was.
+    const ratios: Partial<Record<'postgres' | 'pglite' | 'fsync_us', number>> = { fsync_us: fsyncMicros(tmp) };
+    step(`round ${r}/${ROUNDS}: an 8 KB write and fdatasync take ${ratios.fsync_us} µs (median of 200)`);
     for (const kind of kinds) {
       step(`round ${r}/${ROUNDS}: ${kind}, ${MESSAGES} messages`);
       const ackBase = path.join(tmp, `acked-${kind}-${r}`);
