@@ -24,7 +24,6 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Busy and total jiffies of the whole machine (all cores), from /proc/stat. */
 /**
  * The disk's flush latency now, in µs: the median of 200 rewrites of one 8 KB block, each
  * followed by fdatasync, in `dir`. The peer syncs several files for every mail and Mailwing
@@ -50,6 +49,7 @@ export function fsyncMicros(dir: string): number {
   return Math.round(percentile(times.sort((a, b) => a - b), 50));
 }
 
+/** Busy and total jiffies of the whole machine (all cores), from /proc/stat. */
 export function machineCpu(): { busy: number; total: number } {
   const [, ...v] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
   const n = v.map(Number);

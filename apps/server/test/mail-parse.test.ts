@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { parseMail, parsePlainOrWhole, plainBodyStart } from '../src/features/message/mail-parse.js';
+import { PARSE_OPTIONS, parseMail, parsePlainOrWhole, plainBodyStart } from '../src/features/message/mail-parse.js';
 
 const mail = (headers: string, body: string) => Buffer.from(`From: Ann <ann@x.test>\r\nTo: bob@y.test\r\n${headers}\r\n${body}`);
 
@@ -74,6 +74,7 @@ describe('parseMail', () => {
       'Content-Transfer-Encoding: base64\r\n', 'Content-Disposition: attachment; filename=x.txt\r\n', 'MIME-Version: 1.0\r\n',
       // The raw look reads only a header's first line; mailparser's parse of these must refuse them.
       'Content-Type: text/plain\r\n ; charset=gb2312\r\n', 'Content-Type: text/plain\r\n ; format=flowed\r\n', 'Content-Type: text/plain\r\n\tformat=flowed\r\n',
+      'Content-Type: text/plain\r\nContent-Type: text/plain\r\n ; charset=gb2312\r\n', 'Content-Transfer-Encoding: 8bit\r\nContent-Transfer-Encoding: base64\r\n',
       'X-Note: content-type: text/html\r\n', 'Subject: =?utf-8?B?5a2j5bqm?= report\r\n', 'X-Priority: 1\r\n',
     ];
     // Strings go as UTF-8; the byte pieces are invalid UTF-8 on their own.
@@ -88,7 +89,7 @@ describe('parseMail', () => {
       const body = n < edges.length ? edges[n]!.body : Array.from({ length: rand(60) }, () => pick(pieces));
       const raw = Buffer.concat([`From: Ann <ann@x.test>\r\nTo: bob@y.test\r\nSubject: n${n}\r\n${headers}${blank}`, ...body].map((p) => Buffer.from(p)));
       if (plainBodyStart(raw) >= 0) fast++;
-      const whole = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 10 * 1024 * 1024 });
+      const whole = await simpleParser(raw, PARSE_OPTIONS);
       expect(seen(await parsePlainOrWhole(raw)), raw.toString('latin1')).toEqual(seen(whole));
     }
     // Enough of the generated mail took the fast path for the comparison to mean something.

@@ -117,7 +117,8 @@ function withoutNul<T>(v: T): T {
   return v;
 }
 
-const PARSE_OPTIONS = { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 10 * 1024 * 1024 } as const;
+/** How a received message is parsed (the whole of it, or its header block on the plain-text shortcut). */
+export const PARSE_OPTIONS = { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 10 * 1024 * 1024 } as const;
 
 /**
  * mailparser's result for `raw`. A single-part plain-text message in UTF-8 or ASCII, unencoded,
@@ -168,12 +169,13 @@ export function plainBodyStart(raw: Buffer): number {
 }
 
 function isPlainSinglePart(mail: ParsedMail): boolean {
-  let types = 0;
+  // Only a type and an encoding, each at most once: which of two mailparser reads is its own business.
+  const seen = new Set<string>();
   for (const { key } of mail.headerLines) {
-    if (key === 'content-type') types++;
-    else if (key.startsWith('content-') && key !== 'content-transfer-encoding') return false;
+    if (!key.startsWith('content-')) continue;
+    if ((key !== 'content-type' && key !== 'content-transfer-encoding') || seen.has(key)) return false;
+    seen.add(key);
   }
-  if (types > 1 || mail.headerLines.filter((h) => h.key === 'content-transfer-encoding').length > 1) return false;
   const type = mail.headers.get('content-type') as { value: string; params: Record<string, string> } | undefined;
   if (type && (type.value !== 'text/plain' || Object.keys(type.params).some((k) => k !== 'charset')
     || !['utf-8', 'us-ascii', undefined].includes(type.params.charset?.toLowerCase()))) return false;
