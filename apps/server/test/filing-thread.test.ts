@@ -134,8 +134,16 @@ describe.runIf(process.env.DATABASE_URL)('FilingThread', () => {
     const next = await t.file(e).catch(() => t.file(e));
     expect(next).toHaveLength(1);
 
-    await (t as unknown as { worker: Worker }).worker.terminate();
+    // Each thread it starts has its young generation capped (FILING_HEAP: without the cap V8 often
+    // ran a full collection for every few hundred batches' dead buffers).
+    const young = (w: Worker) => w.resourceLimits?.maxYoungGenerationSizeMb;
+    const first = (t as unknown as { worker: Worker }).worker;
+    expect(young(first)).toBe(16);
+    await first.terminate();
     expect(await t.file(await batch('thread-f'))).toHaveLength(1);
+    const second = (t as unknown as { worker: Worker }).worker;
+    expect(second).not.toBe(first);
+    expect(young(second)).toBe(16);
 
     await t.close();
     await expect(t.file(await batch('thread-g'))).rejects.toThrow(/closed/);
