@@ -12,7 +12,15 @@ import type { PGlite } from '@electric-sql/pglite';
  * without its Sync must wait for the rest of its pipeline.
  */
 export class PGliteStream extends Duplex {
-  private pending: Buffer = Buffer.alloc(0);
+  // What has come in since the last hand-over: pg corks its pipeline (Bind, Describe, Execute,
+  // Sync) and each message arrives as a chunk of its own. They are kept as they came and joined
+  // once, when a reply is due: joined chunk by chunk, a delivery batch's Bind (tens of KB) was
+  // copied again for every message behind it, on the thread that runs the database.
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  // How far the messages in `pending` have been read, and the end of the last one a server would reply to.
+  private scanned = 0;
+  private answerable = 0;
   private started = false;
 
   constructor(private readonly lite: PGlite) {
@@ -32,14 +40,32 @@ export class PGliteStream extends Duplex {
   override _read(): void {}
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    const n = this.answerablePrefix();
-    if (n === 0) {
+    this.accept([chunk], done);
+  }
+
+  // A corked pipeline arrives here whole.
+  override _writev(chunks: { chunk: Buffer }[], done: (err?: Error | null) => void): void {
+    this.accept(chunks.map((c) => c.chunk), done);
+  }
+
+  private accept(chunks: Buffer[], done: (err?: Error | null) => void): void {
+    for (const c of chunks) {
+      this.pending.push(c);
+      this.pendingBytes += c.length;
+    }
+    this.scan();
+    if (this.answerable === 0) {
       done();
       return;
     }
-    const batch = this.pending.subarray(0, n);
-    this.pending = Buffer.from(this.pending.subarray(n));
+    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    const batch = all.subarray(0, this.answerable);
+    // What follows the last answerable message (a pipeline's start) waits for the rest of it.
+    const rest = all.subarray(this.answerable);
+    this.pending = rest.length > 0 ? [rest] : [];
+    this.pendingBytes = rest.length;
+    this.scanned -= this.answerable;
+    this.answerable = 0;
     // The next write waits for this one, so the backend sees the bytes in order, and a
     // commit's reply is pushed only once PGlite has written it out.
     this.lite.execProtocolRaw(new Uint8Array(batch.buffer, batch.byteOffset, batch.length)).then((reply) => {
@@ -48,35 +74,44 @@ export class PGliteStream extends Duplex {
     }, (err: unknown) => done(err instanceof Error ? err : new Error(String(err))));
   }
 
+  /**
+   * Reads the messages that are complete in `pending`, from where the last scan stopped, and
+   * moves `answerable` to the end of the last one after which a server would reply.
+   */
+  private scan(): void {
+    while (true) {
+      const headerBytes = this.started ? 5 : 4;
+      if (this.pendingBytes - this.scanned < headerBytes) return;
+      const head = this.peek(this.scanned, headerBytes);
+      // StartupMessage: Int32 length, no type byte (protocol §55.7); then a type byte and an Int32 length.
+      const len = this.started ? 1 + head.readInt32BE(1) : head.readInt32BE(0);
+      if (this.pendingBytes - this.scanned < len) return;
+      this.scanned += len;
+      // S Sync, Q Query, H Flush, X Terminate.
+      if (!this.started || head[0] === 0x53 || head[0] === 0x51 || head[0] === 0x48 || head[0] === 0x58) this.answerable = this.scanned;
+      this.started = true;
+    }
+  }
+
+  /** `n` bytes of `pending` from `at` (a message header may straddle two chunks). */
+  private peek(at: number, n: number): Buffer {
+    let i = 0;
+    while (at >= this.pending[i]!.length) at -= this.pending[i++]!.length;
+    const first = this.pending[i]!;
+    if (at + n <= first.length) return first.subarray(at, at + n);
+    const out = Buffer.alloc(n);
+    for (let k = 0; k < n; k++) {
+      while (at >= this.pending[i]!.length) {
+        at -= this.pending[i]!.length;
+        i += 1;
+      }
+      out[k] = this.pending[i]![at++]!;
+    }
+    return out;
+  }
+
   override _final(done: () => void): void {
     this.push(null);
     done();
-  }
-
-  /** Bytes up to the end of the last complete message after which a server would reply. */
-  private answerablePrefix(): number {
-    const b = this.pending;
-    let at = 0;
-    let upTo = 0;
-    while (true) {
-      if (!this.started) {
-        // StartupMessage: Int32 length, no type byte (protocol §55.7).
-        if (b.length - at < 4) break;
-        const len = b.readInt32BE(at);
-        if (b.length - at < len) break;
-        at += len;
-        upTo = at;
-        this.started = true;
-        continue;
-      }
-      if (b.length - at < 5) break;
-      const type = b[at]!;
-      const len = 1 + b.readInt32BE(at + 1);
-      if (b.length - at < len) break;
-      at += len;
-      // S Sync, Q Query, H Flush, X Terminate.
-      if (type === 0x53 || type === 0x51 || type === 0x48 || type === 0x58) upTo = at;
-    }
-    return upTo;
   }
 }
