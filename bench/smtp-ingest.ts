@@ -81,6 +81,7 @@ try {
       quiet = (m1.busy - m0.busy) / (m1.total - m0.total) < 0.1 ? quiet + 1 : 0;
     }
   }
+  step(`measuring ${mails.length} messages`);
   const started = performance.now();
   const serverCpu0 = treeCpuSeconds(server.pid);
   const threads0 = threadCpuMs(server.pid);
