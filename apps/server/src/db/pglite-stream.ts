@@ -93,21 +93,15 @@ export class PGliteStream extends Duplex {
     }
   }
 
-  /** `n` bytes of `pending` from `at` (a message header may straddle two chunks). */
+  /** `n` bytes of `pending` from `at`. */
   private peek(at: number, n: number): Buffer {
     let i = 0;
-    while (at >= this.pending[i]!.length) at -= this.pending[i++]!.length;
-    const first = this.pending[i]!;
-    if (at + n <= first.length) return first.subarray(at, at + n);
-    const out = Buffer.alloc(n);
-    for (let k = 0; k < n; k++) {
-      while (at >= this.pending[i]!.length) {
-        at -= this.pending[i]!.length;
-        i += 1;
-      }
-      out[k] = this.pending[i]![at++]!;
-    }
-    return out;
+    let off = at;
+    while (off >= this.pending[i]!.length) off -= this.pending[i++]!.length;
+    if (off + n <= this.pending[i]!.length) return this.pending[i]!.subarray(off, off + n);
+    // A header split across chunks (a writer that cuts its messages): join what is pending, as the hand-over would.
+    this.pending = [Buffer.concat(this.pending, this.pendingBytes)];
+    return this.pending[0]!.subarray(at, at + n);
   }
 
   override _final(done: () => void): void {
