@@ -18,6 +18,8 @@ import { runScript } from '../sql-script.js';
 // it builds (on a large mail_contents, minutes); run migrations in a quiet window.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runScript(db, `
+-- audit_rules_company holds enabled rules only: a company's delete must find the others too.
+CREATE INDEX IF NOT EXISTS audit_rules_company_id_fk ON audit_rules (company_id);
 CREATE INDEX IF NOT EXISTS audit_links_item_id_fk ON audit_links (item_id);
 CREATE INDEX IF NOT EXISTS customer_exports_blob_hash_fk ON customer_exports (blob_hash);
 CREATE INDEX IF NOT EXISTS disk_nodes_blob_hash_fk ON disk_nodes (blob_hash);
