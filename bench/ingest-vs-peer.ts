@@ -5,7 +5,7 @@ import path from 'node:path';
 import { hashPassword } from '../apps/server/src/features/account/password.js';
 import { defaultProcesses, loadConfig } from '../apps/server/src/config.js';
 import { openServices } from '../apps/server/src/runtime.js';
-import { cpuSeconds, freshEnv, fsyncMicros, machineCpu, round, startServer, treeCpuSeconds } from './lib.js';
+import { cpuSeconds, freshEnv, fsyncMicros, machineCpu, round, startServer, threadCpuMs, treeCpuSeconds } from './lib.js';
 import {
   blast, clearMaildirs, deliveredCount, DOMAIN, ensurePeer, LOCALS, peerCpuSeconds, peerRunning,
   PEER_PORT, stopPeer, takeAcks, waitQueueEmpty,
@@ -33,7 +33,7 @@ const SMTP_PORT = 12990;
 const PEER_DRAIN_LIMIT_MS = 300_000;
 
 type Kind = 'peer' | 'postgres' | 'pglite';
-interface Run { msgs_per_s: number; accept_msgs_per_s: number; p99_ms: number | null; sent: number; lost: number; cpu_s: number; db_cpu_s: number; machine_cpu_s: number; busy_pct: number; after_s: number; after_cpu_s: number }
+interface Run { threads?: string; msgs_per_s: number; accept_msgs_per_s: number; p99_ms: number | null; sent: number; lost: number; cpu_s: number; db_cpu_s: number; machine_cpu_s: number; busy_pct: number; after_s: number; after_cpu_s: number }
 /** CPU seconds per process or tree, keyed by name; "pg:<pid>" keys are PostgreSQL backends. */
 type CpuReading = Map<string, number>;
 
@@ -179,9 +179,12 @@ async function mailwingRun(kind: 'postgres' | 'pglite', ackBase: string): Promis
     const server = await startServer(env, HTTP_PORT, SMTP_PORT);
     let m: Awaited<ReturnType<typeof measure>>;
     let after = { secs: 0, cpu: 0 };
+    let threads = '';
     try {
       await settle(SMTP_PORT, ackBase, () => mailwingCpu(server.pid, env));
+      const t0 = threadCpuMs(server.pid);
       m = await measure(SMTP_PORT, ackBase, () => mailwingCpu(server.pid, env));
+      threads = threadShares(t0, threadCpuMs(server.pid), server.pid, m.b.sent);
       after = await untilQuiet(() => mailwingCpu(server.pid, env));
     } finally {
       await server.stop();
@@ -189,10 +192,21 @@ async function mailwingRun(kind: 'postgres' | 'pglite', ackBase: string): Promis
     const acked = await takeAcks(ackBase);
     const { stored, lost } = await countLost(env, acked);
     step(`${kind}: ${acked.length} acknowledged, ${stored} stored (warm-up included), ${lost} lost`);
-    return { ...summarize(m, lost), after_s: round(after.secs, 2), after_cpu_s: round(after.cpu, 2) };
+    return { ...summarize(m, lost), after_s: round(after.secs, 2), after_cpu_s: round(after.cpu, 2), threads };
   } finally {
     await cleanup();
   }
+}
+
+/**
+ * The server's threads' CPU per mail over the measured run, busiest first, as "tid:ms" with the
+ * main thread as "main" and the others by their order of creation (+n after the main thread):
+ * which thread a slow round spends more on. The started process's threads only: with PROCESSES > 1
+ * its workers are processes of their own and are not in it.
+ */
+function threadShares(before: ReturnType<typeof threadCpuMs>, after: ReturnType<typeof threadCpuMs>, pid: number, sent: number): string {
+  return [...after].map(([tid, t]) => ({ name: tid === pid ? 'main' : `+${tid - pid}`, ms: (t.ms - (before.get(tid)?.ms ?? 0)) / Math.max(1, sent) }))
+    .filter((t) => t.ms >= 0.01).sort((a, b) => b.ms - a.ms).map((t) => `${t.name}:${round(t.ms, 2)}`).join(' ');
 }
 
 /**
@@ -241,6 +255,7 @@ function report(runs: Run[]) {
     db_cpu_ms_per_msg: round(median(runs.map((r) => (1000 * r.db_cpu_s) / r.sent)), 2),
     machine_cpu_ms_per_msg: round(median(runs.map((r) => (1000 * r.machine_cpu_s) / r.sent)), 2),
     busy_pct: runs.map((r) => r.busy_pct),
+    ...(runs[0]!.threads !== undefined ? { thread_cpu_ms_per_msg: runs.map((r) => r.threads) } : {}),
     sent, lost: runs.reduce((a, r) => a + r.lost, 0),
   };
 }
