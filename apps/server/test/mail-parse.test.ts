@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { PARSE_OPTIONS, parseMail, parsePlainOrWhole, plainBodyStart } from '../src/features/message/mail-parse.js';
+import { PARSE_OPTIONS, parseMail, parsePlainOrWhole, plainBodyStart, utf8WithLf } from '../src/features/message/mail-parse.js';
 
 const mail = (headers: string, body: string) => Buffer.from(`From: Ann <ann@x.test>\r\nTo: bob@y.test\r\n${headers}\r\n${body}`);
 
@@ -100,6 +100,23 @@ describe('parseMail', () => {
     expect(plainBodyStart(mail('Subject: s\r\nContent-Type: text/plain; charset=utf-8\r\n', 'hi\r\n'))).toBeGreaterThan(0);
     expect(plainBodyStart(mail('Subject: s\r\nContent-Type: multipart/alternative; boundary=x\r\n', '--x\r\n'))).toBe(-1);
     expect(plainBodyStart(Buffer.from('Subject: no empty line\r\n'))).toBe(-1);
+  });
+
+  it('decodes a plain body with CRLF as LF exactly as the replace on the decoded text does, broken UTF-8 included', () => {
+    // Bytes that make and break UTF-8 sequences (lead bytes, continuations, 0xFF) around CR, LF and NUL.
+    const alphabet = [[13, 10], [13], [10], [0x61], [0x20], [0xe2], [0x82, 0xac], [0xc3], [0xa9], [0xf0, 0x9f], [0x98], [0x80], [0xff], [0]];
+    let seed = 7;
+    const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    let withCrlf = 0;
+    for (let t = 0; t < 20_000; t++) {
+      const body = Buffer.from(Array.from({ length: Math.floor(next() * 16) }, () => alphabet[Math.floor(next() * alphabet.length)]!).flat());
+      const want = body.toString('utf8').replace(/\r?\n/g, '\n');
+      if (want !== body.toString('utf8')) withCrlf++;
+      expect(utf8WithLf(body), body.toString('hex')).toBe(want);
+    }
+    expect(withCrlf).toBeGreaterThan(5_000);
+    const letter = Buffer.from('Dear Ann,\r\n\r\nthe 季度 report € is attached.\r\nA lone \r stays.\r\n');
+    expect(utf8WithLf(letter)).toBe('Dear Ann,\n\nthe 季度 report € is attached.\nA lone \r stays.\n');
   });
 });
 
