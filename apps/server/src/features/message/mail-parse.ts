@@ -147,7 +147,7 @@ export async function parsePlainOrWhole(raw: Buffer | Readable): Promise<ParsedM
  * and an ASCII byte ends any UTF-8 sequence, valid or not, either way.
  */
 export function utf8WithLf(body: Buffer): string {
-  let cr = body.indexOf(13);
+  const cr = body.indexOf(13);
   if (cr < 0) return body.toString('utf8');
   const out = Buffer.allocUnsafe(body.length);
   let o = body.copy(out, 0, 0, cr);
