@@ -5,7 +5,7 @@ import path from 'node:path';
 import { hashPassword } from '../apps/server/src/features/account/password.js';
 import { defaultProcesses, loadConfig } from '../apps/server/src/config.js';
 import { openServices } from '../apps/server/src/runtime.js';
-import { cpuSeconds, freshEnv, fsyncMicros, machineCpu, round, startServer, threadCpuMs, treeCpuSeconds } from './lib.js';
+import { cpuSeconds, freshEnv, fsyncMicros, machineCpu, round, startServer, threadCpuMs, threadCpuPerMail, treeCpuSeconds } from './lib.js';
 import {
   blast, clearMaildirs, deliveredCount, DOMAIN, ensurePeer, LOCALS, peerCpuSeconds, peerRunning,
   PEER_PORT, stopPeer, takeAcks, waitQueueEmpty,
@@ -184,7 +184,7 @@ async function mailwingRun(kind: 'postgres' | 'pglite', ackBase: string): Promis
       await settle(SMTP_PORT, ackBase, () => mailwingCpu(server.pid, env));
       const t0 = threadCpuMs(server.pid);
       m = await measure(SMTP_PORT, ackBase, () => mailwingCpu(server.pid, env));
-      threads = threadShares(t0, threadCpuMs(server.pid), server.pid, m.b.sent);
+      threads = threadCpuPerMail(t0, threadCpuMs(server.pid), server.pid, m.b.sent);
       after = await untilQuiet(() => mailwingCpu(server.pid, env));
     } finally {
       await server.stop();
@@ -196,17 +196,6 @@ async function mailwingRun(kind: 'postgres' | 'pglite', ackBase: string): Promis
   } finally {
     await cleanup();
   }
-}
-
-/**
- * The server's threads' CPU per mail over the measured run, busiest first, as "tid:ms" with the
- * main thread as "main" and the others by their order of creation (+n after the main thread):
- * which thread a slow round spends more on. The started process's threads only: with PROCESSES > 1
- * its workers are processes of their own and are not in it.
- */
-function threadShares(before: ReturnType<typeof threadCpuMs>, after: ReturnType<typeof threadCpuMs>, pid: number, sent: number): string {
-  return [...after].map(([tid, t]) => ({ name: tid === pid ? 'main' : `+${tid - pid}`, ms: (t.ms - (before.get(tid)?.ms ?? 0)) / Math.max(1, sent) }))
-    .filter((t) => t.ms >= 0.01).sort((a, b) => b.ms - a.ms).map((t) => `${t.name}:${round(t.ms, 2)}`).join(' ');
 }
 
 /**

@@ -78,6 +78,19 @@ export function threadCpuMs(pid: number): Map<number, { comm: string; ms: number
   return out;
 }
 
+/**
+ * Each thread's CPU per mail between two `threadCpuMs` readings, as "name:ms" joined by spaces:
+ * the main thread first as "main", then the others busiest first, named by their order of
+ * creation ("+n": n thread ids after the main thread), since Node names its threads alike.
+ * Only the process read: with PROCESSES > 1 the workers are processes of their own.
+ */
+export function threadCpuPerMail(before: Map<number, { ms: number }>, after: Map<number, { ms: number }>, pid: number, mails: number): string {
+  return [...after].map(([tid, t]) => ({ tid, ms: (t.ms - (before.get(tid)?.ms ?? 0)) / Math.max(1, mails) }))
+    .filter((t) => t.tid === pid || t.ms >= 0.01)
+    .sort((a, b) => (a.tid === pid ? -1 : b.tid === pid ? 1 : b.ms - a.ms))
+    .map((t) => `${t.tid === pid ? 'main' : `+${t.tid - pid}`}:${round(t.ms, 2)}`).join(' ');
+}
+
 export function treeCpuSeconds(...rootPids: number[]): number {
   const procs = new Map<number, { ppid: number; ticks: number }>();
   for (const name of readdirSync('/proc')) {

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import nodemailer from 'nodemailer';
-import { machineCpu, threadCpuMs, createUsers, dbKind, freshEnv, percentile, rng, round, startServer, treeCpuSeconds, treeRssMb, words } from './lib.js';
+import { machineCpu, threadCpuMs, threadCpuPerMail, createUsers, dbKind, freshEnv, percentile, rng, round, startServer, treeCpuSeconds, treeRssMb, words } from './lib.js';
 
 // 20 concurrent SMTP connections send 5,000 messages of 4–40 KB (10% with a 200 KB
 // attachment) to 50 local users. Reports throughput, transaction latency and server RSS.
@@ -93,8 +93,7 @@ try {
   // The server's busiest threads, in ms CPU per accepted mail: the main thread first (tid = pid), then
   // the others by CPU (on PGlite the database thread and the parse workers). One process only: with
   // PROCESSES > 1 the workers are other processes, and server_cpu_cores covers them.
-  const perMail = [...threadCpuMs(server.pid)].map(([tid, t]) => ({ tid, name: tid === server.pid ? 'main' : t.comm, ms: t.ms - (threads0.get(tid)?.ms ?? 0) }))
-    .sort((a, b) => (a.tid === server.pid ? -1 : b.tid === server.pid ? 1 : b.ms - a.ms)).slice(0, 8);
+  const threads = threadCpuPerMail(threads0, threadCpuMs(server.pid), server.pid, latencies.length);
   const clientCpu = process.cpuUsage(clientCpu0);
   const machine1 = machineCpu();
   clearInterval(sampler);
@@ -105,7 +104,7 @@ try {
     rss_idle_mb: round(rssIdle), rss_peak_mb: round(rssPeak),
     // CPU used per wall second: 1.0 is one core busy. The machine has 2 cores, shared by client and server.
     server_cpu_cores: round(serverCpu / seconds, 2), client_cpu_cores: round((clientCpu.user + clientCpu.system) / 1e6 / seconds, 2), load_avg_1m: round(os.loadavg()[0]!, 2),
-    thread_cpu_ms_per_mail: perMail.map((t) => `${t.name}:${round(t.ms / Math.max(1, latencies.length), 2)}`).join(' '),
+    thread_cpu_ms_per_mail: threads,
     machine_cpu_busy_pct: round((100 * (machine1.busy - machine0.busy)) / (machine1.total - machine0.total)), cores: os.availableParallelism(),
   }));
 } finally {
