@@ -105,6 +105,12 @@ export async function connect(opts: { databaseUrl?: string; dataDir: string; mem
     // database). pg-pool then emits 'error' on the pool, which without a listener would
     // crash the process; the pool simply opens a new connection when one is next needed.
     pool.on('error', () => undefined);
+    // A connection can also die while checked out, between two statements of a transaction.
+    // pg-pool listens for 'error' only on idle clients, so pg's Client then emitted it with no
+    // listener and took the process (or the filing thread) down. The statements in flight fail
+    // on their own, and the pool drops the dead client when it is released (it is no longer
+    // queryable), so the event itself needs no handling.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', listen: (channel, fn, onLost, onDown) => pgListen(url, channel, fn, onLost, onDown), close: () => db.destroy() };
   }
