@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { closeSync, fdatasyncSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -45,6 +46,23 @@ export function fsyncMicros(dir: string): number {
   } finally {
     closeSync(fd);
     unlinkSync(file);
+  }
+  return Math.round(percentile(times.sort((a, b) => a - b), 50));
+}
+
+/**
+ * How fast one core of the machine is now, in µs: the median of 31 SHA-256 digests of the same
+ * 1 MB, on an idle machine. Fixed native work, so it moves only with the machine (the VM's host,
+ * its other guests): on 2 Dec a slow round was every thread of ours dearer by the same factor
+ * (docs/architecture.md), and this tells a slow machine from more work. No hardware counters here.
+ */
+export function cpuProbeMicros(): number {
+  const block = Buffer.alloc(1 << 20, 7);
+  const times: number[] = [];
+  for (let i = 0; i < 31; i++) {
+    const t0 = process.hrtime.bigint();
+    createHash('sha256').update(block).digest();
+    times.push(Number(process.hrtime.bigint() - t0) / 1000);
   }
   return Math.round(percentile(times.sort((a, b) => a - b), 50));
 }
