@@ -43,16 +43,7 @@ export function domainOf(address: string): string {
  * mailauth reads for DMARC (it skips groups), because the reader does not skip them.
  */
 export function headerFromDomains(raw: Buffer): string[] {
-  const out = new Set<string>();
-  for (const line of headerLines(raw)) {
-    const m = /^from[ \t]*:(.*)$/is.exec(line);
-    if (!m) continue;
-    for (const a of addressparser(m[1] ?? '', { flatten: true })) {
-      const address = a.address.includes('=?') ? decodeWord(a.address) : a.address;
-      if (address.includes('@')) out.add(domainOf(address));
-    }
-  }
-  return [...out].filter(Boolean);
+  return [...new Set(headerFromAddresses(raw).map(domainOf))].filter(Boolean);
 }
 
 /** The addresses of every From header (lower case), for the company block/allow lists. */
