@@ -5,7 +5,7 @@ import path from 'node:path';
 import { hashPassword } from '../apps/server/src/features/account/password.js';
 import { defaultProcesses, loadConfig } from '../apps/server/src/config.js';
 import { openServices } from '../apps/server/src/runtime.js';
-import { cpuProbeMicros, cpuSeconds, freshEnv, fsyncMicros, machineCpu, round, startServer, threadCpuMs, threadCpuPerMail, treeCpuSeconds } from './lib.js';
+import { cpuProbeMicros, cpuSeconds, memProbeNs, freshEnv, fsyncMicros, machineCpu, round, startServer, threadCpuMs, threadCpuPerMail, treeCpuSeconds } from './lib.js';
 import {
   blast, clearMaildirs, deliveredCount, DOMAIN, ensurePeer, LOCALS, peerCpuSeconds, peerRunning,
   PEER_PORT, stopPeer, takeAcks, waitQueueEmpty,
@@ -33,7 +33,7 @@ const SMTP_PORT = 12990;
 const PEER_DRAIN_LIMIT_MS = 300_000;
 
 type Kind = 'peer' | 'postgres' | 'pglite';
-interface Run { threads?: string; cpu_probe_us: number; msgs_per_s: number; accept_msgs_per_s: number; p99_ms: number | null; sent: number; lost: number; cpu_s: number; db_cpu_s: number; machine_cpu_s: number; busy_pct: number; after_s: number; after_cpu_s: number }
+interface Run { threads?: string; cpu_probe_us: number; mem_probe_ns: number; msgs_per_s: number; accept_msgs_per_s: number; p99_ms: number | null; sent: number; lost: number; cpu_s: number; db_cpu_s: number; machine_cpu_s: number; busy_pct: number; after_s: number; after_cpu_s: number }
 /** CPU seconds per process or tree, keyed by name; "pg:<pid>" keys are PostgreSQL backends. */
 type CpuReading = Map<string, number>;
 
@@ -81,6 +81,7 @@ async function settle(port: number, ackBase: string, serverCpu?: () => Promise<C
 async function measure(port: number, ackBase: string, serverCpu: () => Promise<CpuReading>, delivered?: () => number) {
   // After settle's idle pause, right before the load: the machine's own speed for this run.
   const probeUs = cpuProbeMicros();
+  const memNs = memProbeNs();
   const m0 = machineCpu();
   const c0 = await serverCpu();
   const t0 = performance.now();
@@ -113,7 +114,7 @@ async function measure(port: number, ackBase: string, serverCpu: () => Promise<C
   const b = done!;
   const secs = (end - t0) / 1000;
   return {
-    b, secs, cpu, dbCpu, probeUs,
+    b, secs, cpu, dbCpu, probeUs, memNs,
     machineCpuS: (m1.busy - m0.busy) / 100,
     busyPct: (100 * (m1.busy - m0.busy)) / Math.max(1, m1.total - m0.total),
   };
@@ -224,7 +225,7 @@ async function untilQuiet(serverCpu: () => Promise<CpuReading>): Promise<{ secs:
 
 function summarize(m: Awaited<ReturnType<typeof measure>>, lost: number): Run {
   return {
-    after_s: 0, after_cpu_s: 0, cpu_probe_us: m.probeUs,
+    after_s: 0, after_cpu_s: 0, cpu_probe_us: m.probeUs, mem_probe_ns: m.memNs,
     msgs_per_s: round(m.b.sent / m.secs), accept_msgs_per_s: m.b.msgs_per_s, p99_ms: m.b.p99_ms, sent: m.b.sent, lost,
     cpu_s: round(m.cpu, 2), db_cpu_s: round(m.dbCpu, 2), machine_cpu_s: round(m.machineCpuS, 2), busy_pct: round(m.busyPct),
   };
@@ -248,6 +249,8 @@ function report(runs: Run[]) {
     busy_pct: runs.map((r) => r.busy_pct),
     // cpuProbeMicros before each run: a higher figure is a slower machine for that run.
     cpu_probe_us: runs.map((r) => r.cpu_probe_us),
+    // memProbeNs before each run: a higher figure is slower memory for that run.
+    mem_probe_ns: runs.map((r) => r.mem_probe_ns),
     ...(runs[0]!.threads !== undefined ? { thread_cpu_ms_per_msg: runs.map((r) => r.threads) } : {}),
     sent, lost: runs.reduce((a, r) => a + r.lost, 0),
   };

@@ -67,6 +67,40 @@ export function cpuProbeMicros(): number {
   return Math.round(percentile(times.sort((a, b) => a - b), 50));
 }
 
+let chain: Uint32Array | null = null;
+// Where the last chase ended, and the next starts: kept, so no chase is optimised away.
+let chaseEnd = 0;
+
+/**
+ * How long one read from memory takes now, in ns: a chase through a random cycle over 64 MB,
+ * far more than the cache, so each step waits for memory. cpuProbeMicros stays in the cache;
+ * this one moves with contention for memory and the shared cache (3 Dec: a slow run was every
+ * thread dearer, the peer's too, while the core's speed stayed). The median of 3 chases of 2^20 steps.
+ */
+export function memProbeNs(): number {
+  if (!chain) {
+    // Sattolo's shuffle: one cycle through every slot, in an order the prefetcher cannot guess.
+    const next = rng(13);
+    chain = new Uint32Array(1 << 24);
+    for (let i = 0; i < chain.length; i++) chain[i] = i;
+    for (let i = chain.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * i);
+      const t = chain[i]!;
+      chain[i] = chain[j]!;
+      chain[j] = t;
+    }
+  }
+  const times: number[] = [];
+  let at = chaseEnd;
+  for (let r = 0; r < 3; r++) {
+    const t0 = process.hrtime.bigint();
+    for (let k = 0; k < 1 << 20; k++) at = chain[at]!;
+    times.push(Number(process.hrtime.bigint() - t0) / (1 << 20));
+  }
+  chaseEnd = at;
+  return Math.round(percentile(times.sort((a, b) => a - b), 50));
+}
+
 /** Busy and total jiffies of the whole machine (all cores), from /proc/stat. */
 export function machineCpu(): { busy: number; total: number } {
   const [, ...v] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
