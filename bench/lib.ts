@@ -25,6 +25,17 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** The median time of `n` runs of `run`, in ns: the probes below. */
+function medianNs(n: number, run: () => void): number {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    run();
+    times.push(Number(process.hrtime.bigint() - t0));
+  }
+  return percentile(times.sort((a, b) => a - b), 50);
+}
+
 /**
  * The disk's flush latency now, in µs: the median of 200 rewrites of one 8 KB block, each
  * followed by fdatasync, in `dir`. The peer syncs several files for every mail and Mailwing
@@ -35,19 +46,12 @@ export function fsyncMicros(dir: string): number {
   const file = path.join(dir, 'fsync-probe');
   const fd = openSync(file, 'w');
   const block = Buffer.alloc(8192, 1);
-  const times: number[] = [];
   try {
-    for (let i = 0; i < 200; i++) {
-      const t0 = process.hrtime.bigint();
-      writeSync(fd, block, 0, block.length, 0);
-      fdatasyncSync(fd);
-      times.push(Number(process.hrtime.bigint() - t0) / 1000);
-    }
+    return Math.round(medianNs(200, () => { writeSync(fd, block, 0, block.length, 0); fdatasyncSync(fd); }) / 1000);
   } finally {
     closeSync(fd);
     unlinkSync(file);
   }
-  return Math.round(percentile(times.sort((a, b) => a - b), 50));
 }
 
 /**
@@ -58,13 +62,7 @@ export function fsyncMicros(dir: string): number {
  */
 export function cpuProbeMicros(): number {
   const block = Buffer.alloc(1 << 20, 7);
-  const times: number[] = [];
-  for (let i = 0; i < 31; i++) {
-    const t0 = process.hrtime.bigint();
-    createHash('sha256').update(block).digest();
-    times.push(Number(process.hrtime.bigint() - t0) / 1000);
-  }
-  return Math.round(percentile(times.sort((a, b) => a - b), 50));
+  return Math.round(medianNs(31, () => createHash('sha256').update(block).digest()) / 1000);
 }
 
 let chain: Uint32Array | null = null;
@@ -90,15 +88,15 @@ export function memProbeNs(): number {
       chain[j] = t;
     }
   }
-  const times: number[] = [];
+  const steps = chain;
   let at = chaseEnd;
-  for (let r = 0; r < 3; r++) {
-    const t0 = process.hrtime.bigint();
-    for (let k = 0; k < 1 << 20; k++) at = chain[at]!;
-    times.push(Number(process.hrtime.bigint() - t0) / (1 << 20));
-  }
+  const ns = medianNs(3, () => {
+    let a = at;
+    for (let k = 0; k < 1 << 20; k++) a = steps[a]!;
+    at = a;
+  });
   chaseEnd = at;
-  return Math.round(percentile(times.sort((a, b) => a - b), 50));
+  return Math.round(ns / (1 << 20));
 }
 
 /** Busy and total jiffies of the whole machine (all cores), from /proc/stat. */
