@@ -88,14 +88,13 @@ export function memProbeNs(): number {
       chain[j] = t;
     }
   }
+  // A const: the closure keeps its narrowed type, where the module's `let` would not.
   const steps = chain;
-  let at = chaseEnd;
   const ns = medianNs(3, () => {
-    let a = at;
-    for (let k = 0; k < 1 << 20; k++) a = steps[a]!;
-    at = a;
+    let at = chaseEnd;
+    for (let k = 0; k < 1 << 20; k++) at = steps[at]!;
+    chaseEnd = at;
   });
-  chaseEnd = at;
   return Math.round(ns / (1 << 20));
 }
 
