@@ -37,4 +37,31 @@ describe('GroupCommitter', () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => gc.submit(i)));
     expect(peak).toBe(3);
   });
+
+  it('sends a batch beside one in flight only once `overlapMin` items wait; fewer wait for a free slot', async () => {
+    const batches: number[][] = [];
+    const finish: (() => void)[] = [];
+    const gc = new GroupCommitter<number, number>((items) => {
+      batches.push(items);
+      return new Promise((resolve) => finish.push(() => resolve(items)));
+    }, { maxBatch: 64, concurrency: 2, overlapMin: 3 });
+    // Settled promises run their callbacks (the committer's own .finally and pump) before this resolves.
+    const settle = () => new Promise((r) => setImmediate(r));
+    const all = [gc.submit(1)];
+    expect(batches).toEqual([[1]]);
+    all.push(gc.submit(2), gc.submit(3));
+    expect(batches).toEqual([[1]]);
+    all.push(gc.submit(4));
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    all.push(gc.submit(5));
+    finish.shift()!();
+    await settle();
+    // A slot is free, but one item waits and a batch is still in flight.
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    finish.shift()!();
+    await settle();
+    expect(batches).toEqual([[1], [2, 3, 4], [5]]);
+    finish.shift()!();
+    expect(await Promise.all(all)).toEqual([1, 2, 3, 4, 5]);
+  });
 });

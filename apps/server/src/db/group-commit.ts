@@ -8,8 +8,10 @@
  * `concurrency` is how many transactions may be in flight. Ingest keeps one at work in
  * the database, with a second queued behind it on PostgreSQL's filing thread
  * (ingest.service.ts says why); more would overlap a server's WAL flushes at the price
- * of smaller batches. A failed batch (a deadlock between concurrent
- * batches, or one bad item) is retried item by item, so it cannot fail its neighbours.
+ * of smaller batches. `overlapMin` is how many items must wait before a batch goes out
+ * while another is still in flight; fewer wait for a free slot and join what comes meanwhile.
+ * A failed batch (a deadlock between concurrent batches, or one bad item) is retried item by
+ * item, so it cannot fail its neighbours.
  */
 export class GroupCommitter<T, R> {
   private queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
@@ -17,7 +19,7 @@ export class GroupCommitter<T, R> {
 
   constructor(
     private readonly commit: (items: T[]) => Promise<R[]>,
-    private readonly opts: { maxBatch: number; concurrency: number } = { maxBatch: 64, concurrency: 1 },
+    private readonly opts: { maxBatch: number; concurrency: number; overlapMin?: number } = { maxBatch: 64, concurrency: 1 },
   ) {}
 
   submit(item: T): Promise<R> {
@@ -29,6 +31,7 @@ export class GroupCommitter<T, R> {
 
   private pump(): void {
     while (this.active < this.opts.concurrency && this.queue.length > 0) {
+      if (this.active > 0 && this.queue.length < (this.opts.overlapMin ?? 1)) return;
       const batch = this.queue.splice(0, this.opts.maxBatch);
       this.active += 1;
       void this.run(batch).finally(() => {
