@@ -26,14 +26,18 @@ export interface DeliveryDeps {
 export class DeliveryWorker {
   constructor(private readonly d: DeliveryDeps) {}
 
-  /** One pass: claims up to `concurrency` due jobs and delivers them in parallel. Returns how many were tried. */
-  async runOnce(): Promise<number> {
-    const jobs = await outbox.claim(this.d.db, this.d.cfg.concurrency, this.d.cfg.leaseMs);
-    await Promise.all(jobs.map((job) => this.deliver(job).catch((err: unknown) => this.d.log?.error({ err, job: job.id }, 'delivery bookkeeping failed'))));
+  /**
+   * One pass: claims up to `concurrency` due jobs and delivers them in parallel. Returns how many were tried.
+   * `now` is the clock the due times, the lease and the retry period are judged by: the
+   * database's own when omitted (one clock for every node), a moved one in tests.
+   */
+  async runOnce(now?: Date): Promise<number> {
+    const jobs = await outbox.claim(this.d.db, this.d.cfg.concurrency, this.d.cfg.leaseMs, now);
+    await Promise.all(jobs.map((job) => this.deliver(job, now).catch((err: unknown) => this.d.log?.error({ err, job: job.id }, 'delivery bookkeeping failed'))));
     return jobs.length;
   }
 
-  private async deliver(job: outbox.ClaimedJob): Promise<void> {
+  private async deliver(job: outbox.ClaimedJob, now: Date | undefined): Promise<void> {
     let raw: Buffer;
     try {
       raw = await this.d.blobs.get(job.blob_hash);
@@ -45,7 +49,7 @@ export class DeliveryWorker {
       await outbox.closeJob(this.d.db, job, 'sent', '', result.host);
       return;
     }
-    const retryAt = result.permanent ? null : nextAttempt(this.d.cfg, job.attempts, job.created_at);
+    const retryAt = result.permanent ? null : nextAttempt(this.d.cfg, job.attempts, job.created_at, now);
     if (retryAt) {
       this.d.log?.info({ job: job.id, error: result.error, retryAt }, 'delivery deferred');
       await outbox.recordRetry(this.d.db, job.id, result.error, result.host, retryAt);

@@ -30,10 +30,11 @@ export interface ClaimedJob {
   attempts: number; created_at: Date;
 }
 
-export async function claim(db: Db, limit: number, leaseMs: number): Promise<ClaimedJob[]> {
+export async function claim(db: Db, limit: number, leaseMs: number, at?: Date): Promise<ClaimedJob[]> {
+  const now = at ? sql`${at}::timestamptz` : sql`now()`;
   const result = await sql<ClaimedJob>`
-    UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
-    FROM (SELECT id FROM outbox WHERE status = 'queued' AND next_attempt_at <= now()
+    UPDATE outbox o SET attempts = o.attempts + 1, next_attempt_at = ${now} + ${leaseMs} * interval '1 millisecond', updated_at = now()
+    FROM (SELECT id FROM outbox WHERE status = 'queued' AND next_attempt_at <= ${now}
           ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED) c
     WHERE o.id = c.id
     RETURNING o.id, o.message_id, o.sender_id, o.blob_hash, o.mail_from, o.rcpt, o.attempts, o.created_at`.execute(db);
