@@ -1,7 +1,4 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
-import { AppError } from '../errors.js';
-import { openServices } from '../runtime.js';
 
 // First-run setup for production (API.md): creates a company, its domain and its administrator.
 // Usage: npm run setup:company -- --company "Acme" --domain acme.com --admin admin@acme.com --password '…'
@@ -21,6 +18,9 @@ if (password.length < 8) {
   console.error('the password must be at least 8 characters');
   process.exit(2);
 }
+// Loaded only once the arguments are good: the runtime's module graph takes seconds to load,
+// and a typo deserves its usage line at once.
+const [{ loadConfig }, { AppError }, { openServices }] = await Promise.all([import('../config.js'), import('../errors.js'), import('../runtime.js')]);
 const config = loadConfig();
 const { services, close } = await openServices(config);
 let status = 0;
