@@ -43,7 +43,12 @@ export function domainOf(address: string): string {
  * mailauth reads for DMARC (it skips groups), because the reader does not skip them.
  */
 export function headerFromDomains(raw: Buffer): string[] {
-  return [...new Set(headerFromAddresses(raw).map(domainOf))].filter(Boolean);
+  return domainsOf(headerFromAddresses(raw));
+}
+
+/** The distinct domains of `addresses`, as domainOf spells them. */
+export function domainsOf(addresses: string[]): string[] {
+  return [...new Set(addresses.map(domainOf))].filter(Boolean);
 }
 
 /** The addresses of every From header (lower case), for the company block/allow lists. */

@@ -19,7 +19,6 @@ import { SystemFolder } from '@mailwing/shared';
 import { groupAccepts } from '../features/group/send-policy.js';
 import type { CompanyListService } from '../features/company-list/company-list.service.js';
 import { screenCompanyLists } from '../features/company-list/company-list.screen.js';
-import { headerFromAddresses } from './header-from.js';
 
 const MAX_RECIPIENTS = 100;
 // Mail up to this size is held in memory while it arrives (most is 4–40 KB); bigger goes to a spool.
@@ -182,9 +181,10 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; recipi
     const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
     const peer = { ip: session.remoteAddress, helo: session.hostNameAppearsAs, mailFrom: from };
     // Company lists after sender authentication: a DMARC p=reject failure is refused before any list is asked.
-    const listed = async (head: Buffer, screened: LocalRecipient[]): Promise<LocalRecipient[]> => {
-      if (!deps.lists) return screened;
-      const out = await screenCompanyLists(deps.lists, targets.get(session) ?? new Map(), screened, { addresses: [from.toLowerCase(), ...headerFromAddresses(head)], ip: peer.ip });
+    const listed = async (screened: { recipients: LocalRecipient[]; fromAddresses: string[] }): Promise<LocalRecipient[]> => {
+      if (!deps.lists) return screened.recipients;
+      const addresses = [from.toLowerCase(), ...screened.fromAddresses];
+      const out = await screenCompanyLists(deps.lists, targets.get(session) ?? new Map(), screened.recipients, { addresses, ip: peer.ip });
       if (out === 'refuse') throw reply(550, '5.7.1 The recipients\' organisation does not accept mail from this sender');
       return out;
     };
@@ -195,14 +195,14 @@ export function createSmtpReceiver(deps: { db: Db; ingest: IngestService; recipi
       const screened = await deps.inbound.screen(raw, peer, recipients, prepared.checked);
       if ('refuse' in screened) throw reply(screened.refuse.code, screened.refuse.text);
       await relayOutside(session, raw, { raw }, from);
-      return (await deps.ingest.deliver(withAuthResults(raw, screened.header), from, await listed(raw, screened.recipients), prepared.content))[0] ?? 0;
+      return (await deps.ingest.deliver(withAuthResults(raw, screened.header), from, await listed(screened), prepared.content))[0] ?? 0;
     }
     try {
       const source = spooledMessage(trace, data.spool);
       const screened = await deps.inbound.screen(source, peer, recipients);
       if ('refuse' in screened) throw reply(screened.refuse.code, screened.refuse.text);
       const head = await source.head(64 * 1024);
-      const kept = await listed(head, screened.recipients);
+      const kept = await listed(screened);
       await relayOutside(session, head, { head: trace, spool: data.spool }, from);
       return (await deps.ingest.deliverSpooled(withAuthResults(trace, screened.header), data.spool, from, kept))[0] ?? 0;
     } finally {
