@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { PARSE_OPTIONS, parseMail, parsePlainOrWhole, plainBodyStart, utf8WithLf } from '../src/features/message/mail-parse.js';
@@ -83,6 +84,7 @@ describe('parseMail', () => {
     // The shortest bodies first, each after every kind of empty line, then generated ones.
     const edges = ['', '\r\n', '\n', '\r', '\r\n\r\n', 'x', '.', ' '].flatMap((b) => ['\r\n', '\n', ''].map((blank) => ({ blank, body: [b] })));
     let fast = 0;
+    let tails = 0;
     for (let n = 0; n < 600 + edges.length; n++) {
       const headers = n < edges.length ? '' : Array.from({ length: rand(4) }, () => pick(typeLines)).join('');
       const blank = n < edges.length ? edges[n]!.blank : pick(['\r\n', '\r\n', '\n', '']);
@@ -91,9 +93,20 @@ describe('parseMail', () => {
       if (plainBodyStart(raw) >= 0) fast++;
       const whole = await simpleParser(raw, PARSE_OPTIONS);
       expect(seen(await parsePlainOrWhole(raw)), raw.toString('latin1')).toEqual(seen(whole));
+      // Migration 043: a text said to be the message's tail is exactly that tail decoded, and
+      // that is mailparser's text; a tail with NUL or broken UTF-8 is never offered.
+      const content = await parseMail(raw, 'ann@x.test');
+      if (content.textTail !== undefined) {
+        tails++;
+        const tail = raw.subarray(raw.length - content.textTail);
+        expect(utf8WithLf(tail), raw.toString('latin1')).toBe(content.text);
+        expect(content.text).toBe(whole.text);
+        expect(tail.includes(0) || !isUtf8(tail)).toBe(false);
+      }
     }
     // Enough of the generated mail took the fast path for the comparison to mean something.
     expect(fast).toBeGreaterThan(150);
+    expect(tails).toBeGreaterThan(20);
   });
 
   it('takes the fast path for a plain letter and not for a multipart one', () => {

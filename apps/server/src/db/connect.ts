@@ -41,6 +41,7 @@ import * as m039 from './migrations/039-insert-trigger-by-index.js';
 import * as m040 from './migrations/040-session-change-notify.js';
 import * as m041 from './migrations/041-page-ids-generic.js';
 import * as m042 from './migrations/042-foreign-key-indexes.js';
+import * as m043 from './migrations/043-plain-text-in-blob.js';
 import { PGliteThreadDialect } from './pglite-dialect.js';
 import { PreparingClient } from './prepared.js';
 import { PGliteThread } from './pglite-thread.js';
@@ -91,6 +92,7 @@ const migrations: Record<string, Migration> = {
   '040-session-change-notify': m040,
   '041-page-ids-generic': m041,
   '042-foreign-key-indexes': m042,
+  '043-plain-text-in-blob': m043,
 };
 
 setTypeParsers(pg.types);

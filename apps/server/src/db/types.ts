@@ -35,7 +35,9 @@ export interface BlobsTable { hash: string; size: number; refcount: Generated<nu
 export interface MailContentsTable {
   id: Id; blob_hash: string; message_id: string; in_reply_to: string; references_list: string; subject: string;
   from_name: string; from_address: string; to_list: Json<Address[]>; cc_list: Json<Address[]>; reply_to: Json<Address[]>;
-  sent_at: Date | null; snippet: string; html: string; text_body: string; attachments: Json<StoredAttachment[]>;
+  sent_at: Date | null; snippet: string; html: string;
+  /** '' when `text_tail` is set: read a content's text with `contentText` (message.repository.ts), never this column. */
+  text_body: string; text_tail: number | null; attachments: Json<StoredAttachment[]>;
   remote_images: boolean; urgent: boolean; parse_error: string | null; thread_subject: Generated<string>; people_key: Generated<string>; created_at: CreatedAt;
 }
 /** A mail's search lexemes (GIN), written by the search indexer. */

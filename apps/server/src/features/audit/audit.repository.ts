@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { contentText } from '../message/message.repository.js';
 import { withAuditTables, type AuditItemState, type AuditRuleKind, type AuditRuleParams } from './tables.js';
 
 // Audit rules, held mail, decisions and links. Every admin/auditor query is scoped by company.
@@ -67,7 +68,7 @@ const ITEM_COLS = ['i.id', 'i.company_id', 'i.message_id', 'i.sender_id', 'i.rul
 
 function items(db: Db) {
   return withAuditTables(db).selectFrom('audit_items as i').innerJoin('messages as m', 'm.id', 'i.message_id').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
-    .select([...ITEM_COLS, 'm.size', 'm.send_at', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.cc_list', 'm.bcc', 'c.text_body as text']);
+    .select([...ITEM_COLS, 'm.size', 'm.send_at', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.cc_list', 'm.bcc']).select(contentText().as('text'));
 }
 export type ItemRow = Awaited<ReturnType<typeof itemById>> & object;
 

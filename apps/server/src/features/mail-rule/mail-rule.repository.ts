@@ -3,6 +3,7 @@ import type { RuleAction, RuleCondition } from '@mailwing/shared';
 import type { Db } from '../../db/connect.js';
 import type { StoredRule } from './rule-evaluator.js';
 import './mail-rule.tables.js';
+import { contentText } from '../message/message.repository.js';
 
 const toRule = (r: { id: number; name: string; enabled: boolean; match_all: boolean; conditions: RuleCondition[]; actions: RuleAction[]; stop: boolean; position: number }) =>
   ({ id: r.id, name: r.name, enabled: r.enabled, matchAll: r.match_all, conditions: r.conditions, actions: r.actions, stop: r.stop, position: r.position });
@@ -97,7 +98,7 @@ export async function claimEffects(db: Db, rows: { ruleId: number; messageId: nu
 }
 
 /** What a rule test needs of stored mail, newest first (dry run), or by id from a cursor (jobs). */
-const storedColumns = sql`m.id, m.size, m.has_attach, m.blob_hash, m.folder_mid, c.subject, c.from_name, c.from_address, c.to_list, c.cc_list, left(c.text_body, ${100_000}) AS body`;
+const storedColumns = sql`m.id, m.size, m.has_attach, m.blob_hash, m.folder_mid, c.subject, c.from_name, c.from_address, c.to_list, c.cc_list, left(${contentText()}, ${100_000}) AS body`;
 export interface StoredMail {
   id: number; size: number; has_attach: boolean; blob_hash: string; folder_mid: number; subject: string; from_name: string; from_address: string;
   to_list: { address: string }[]; cc_list: { address: string }[]; body: string;

@@ -7,10 +7,14 @@ import { INACTIVE_MAILBOX_STATE, inactiveMailbox, threadedInsertSql, type Delive
 import { contentColumns } from './message.repository.js';
 import type { ParsedContent } from './mail-parse.js';
 
-/** What one delivery batch writes (IngestService): `rows[].content` is a position (from 1) in `contents`. */
+/**
+ * What one delivery batch writes (IngestService): `rows[].content` is a position (from 1) in `contents`.
+ * A content with `textTail` has its text read from its blob's row (migration 043), which this batch
+ * or an earlier one gives its bytes: its text is not written again.
+ */
 export interface FilingBatch {
   blobs: BlobRef[];
-  contents: { hash: string; content: ParsedContent }[];
+  contents: { hash: string; content: ParsedContent; textTail?: number }[];
   rows: DeliveredRow[];
 }
 
@@ -26,7 +30,7 @@ export interface FilingBatch {
  * more in the same commit run it inside theirs. Returns the new mail ids in the order of `rows`.
  */
 export async function fileMail(db: Db, batch: FilingBatch): Promise<number[]> {
-  const columns = batch.contents.map((c) => contentColumns(c.hash, c.content));
+  const columns = batch.contents.map((c) => ({ ...contentColumns(c.hash, c.content), ...(c.textTail ? { text_body: '', text_tail: c.textTail } : { text_tail: null }) }));
   const col = <K extends keyof (typeof columns)[number]>(k: K) => columns.map((c) => c[k]);
   // The bodies as bytes (packBytes): as text[] they were escaped here and re-read by array_in,
   // 0.3-0.6 ms per five 10 KB bodies on each side (30 Nov). convert_from checks they are UTF-8, as text input does.
@@ -36,20 +40,20 @@ export async function fileMail(db: Db, batch: FilingBatch): Promise<number[]> {
   const query = sql<{ id: number }>`${preparedAs('file_mail')}WITH new_blobs AS (${addRefsSql(batch.blobs)}),
     new_contents AS (
       INSERT INTO mail_contents (blob_hash, message_id, in_reply_to, references_list, subject, from_name, from_address, to_list, cc_list, reply_to,
-        thread_subject, people_key, sent_at, snippet, html, text_body, attachments, remote_images, urgent, parse_error)
+        thread_subject, people_key, sent_at, snippet, html, text_body, text_tail, attachments, remote_images, urgent, parse_error)
       SELECT v.blob_hash, v.message_id, v.in_reply_to, v.references_list, v.subject, v.from_name, v.from_address, v.to_list::jsonb, v.cc_list::jsonb, v.reply_to::jsonb,
         v.thread_subject, v.people_key, v.sent_at, v.snippet,
         convert_from(substring(${html.bytes}::bytea FROM v.html_off + 1 FOR v.html_len), 'UTF8'),
-        convert_from(substring(${text.bytes}::bytea FROM v.text_off + 1 FOR v.text_len), 'UTF8'),
+        convert_from(substring(${text.bytes}::bytea FROM v.text_off + 1 FOR v.text_len), 'UTF8'), v.text_tail,
         v.attachments::jsonb, v.remote_images, v.urgent, v.parse_error
       FROM unnest(${col('blob_hash')}::text[], ${col('message_id')}::text[], ${col('in_reply_to')}::text[], ${col('references_list')}::text[],
         ${col('subject')}::text[], ${col('from_name')}::text[], ${col('from_address')}::text[], ${col('to_list')}::text[],
         ${col('cc_list')}::text[], ${col('reply_to')}::text[], ${col('thread_subject')}::text[],
         ${col('people_key')}::text[], ${col('sent_at')}::timestamptz[], ${col('snippet')}::text[],
-        ${html.offsets}::int[], ${html.lengths}::int[], ${text.offsets}::int[], ${text.lengths}::int[],
+        ${html.offsets}::int[], ${html.lengths}::int[], ${text.offsets}::int[], ${text.lengths}::int[], ${col('text_tail')}::int[],
         ${col('attachments')}::text[], ${col('remote_images')}::bool[], ${col('urgent')}::bool[], ${col('parse_error')}::text[])
         WITH ORDINALITY AS v(blob_hash, message_id, in_reply_to, references_list, subject, from_name, from_address, to_list, cc_list, reply_to,
-          thread_subject, people_key, sent_at, snippet, html_off, html_len, text_off, text_len, attachments, remote_images, urgent, parse_error, k)
+          thread_subject, people_key, sent_at, snippet, html_off, html_len, text_off, text_len, text_tail, attachments, remote_images, urgent, parse_error, k)
       ORDER BY v.k
       RETURNING id, message_id, in_reply_to, references_list, thread_subject, people_key, sent_at, created_at),
     n AS (SELECT new_contents.*, row_number() OVER (ORDER BY id) AS k FROM new_contents),

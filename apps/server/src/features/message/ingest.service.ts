@@ -276,7 +276,10 @@ export class IngestService {
     }
     const batch: FilingBatch = {
       blobs: [...refs.values()].map((r) => ({ hash: r.staged.hash, size: r.staged.size, n: r.n, data: r.staged.data })),
-      contents: items.map((it) => ({ hash: it.staged.hash, content: it.content })),
+      // A plain-text mail's text stays in its blob's row, which this batch fills (or an earlier one did, with the same bytes).
+      contents: items.map((it) => keptInRow(it)
+        ? { hash: it.staged.hash, content: { ...it.content, text: '' }, textTail: it.content.textTail }
+        : { hash: it.staged.hash, content: it.content }),
       rows: items.flatMap((it, i) => {
         const hasAttach = it.content.attachments.some((a) => !a.inline);
         return it.recipients.map((r) => ({
@@ -302,6 +305,12 @@ export class IngestService {
     });
     return out;
   }
+}
+
+/** Whether a mail's text can be read from its blob's row rather than stored again (migration 043). */
+function keptInRow(it: Pending): boolean {
+  const tail = it.content.textTail;
+  return tail !== undefined && it.staged.data !== undefined && tail > 0 && tail <= it.staged.data.length;
 }
 
 /** A row that joins a conversation names it; one that starts a new one leaves the column to its default. */

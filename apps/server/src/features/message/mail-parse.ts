@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { Address } from '@mailwing/shared';
@@ -24,6 +25,13 @@ export interface ParsedContent {
   parseError: string | null;
   /** Lowercase name → first value of the headers mail rules may test (features/mail-rule); not stored. */
   headers: Record<string, string>;
+  /**
+   * Set when `text` is exactly the parsed message's last `textTail` bytes, UTF-8 with each CRLF as
+   * LF (the plain-text shortcut, a body without NUL or broken UTF-8): filing may then keep it once,
+   * in the blob (migration 043). What is added to a message after its parse goes into its header
+   * block (our trace and Authentication-Results headers), so the stored message ends the same way.
+   */
+  textTail?: number;
 }
 
 const PARSE_TIMEOUT_MS = 30_000;
@@ -120,6 +128,9 @@ function withoutNul<T>(v: T): T {
 /** How a received message is parsed (the whole of it, or its header block on the plain-text shortcut). */
 export const PARSE_OPTIONS = { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 10 * 1024 * 1024 } as const;
 
+/** The parses whose text is their message's last N bytes as they were decoded above (ParsedContent.textTail). */
+const bodyTails = new WeakMap<ParsedMail, number>();
+
 /**
  * mailparser's result for `raw`. A single-part plain-text message in UTF-8 or ASCII, unencoded,
  * has its header block parsed by mailparser and its body decoded here, which gives the same
@@ -135,8 +146,11 @@ export async function parsePlainOrWhole(raw: Buffer | Readable): Promise<ParsedM
   const body = raw.subarray(bodyAt);
   // mailparser leaves a message without a body without text; its text part is UTF-8 with CRLF as LF.
   if (body.length > 0) head.text = utf8WithLf(body);
+  // The database decodes such a body as this does only if it is valid UTF-8 without NUL (which PostgreSQL text cannot hold).
+  if (body.length > 0 && body.indexOf(0) < 0 && isUtf8(body)) bodyTails.set(head, body.length);
   return head;
 }
+
 
 /**
  * `body` as UTF-8 text with each CRLF as LF (a lone CR stays), as
@@ -212,6 +226,7 @@ async function parseOrFallback(raw: Buffer | Readable, fallbackFrom: string, siz
       new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('parse timed out')), PARSE_TIMEOUT_MS); }),
     ]);
     const text = (mail.text ?? '').slice(0, MAX_TEXT);
+    const tail = text.length === mail.text?.length ? bodyTails.get(mail) : undefined;
     const sanitized = typeof mail.html === 'string' ? sanitizeMailHtml(mail.html, { keepStyles: true }) : { html: '', remoteImages: [] };
     const attachments: StoredAttachment[] = mail.attachments.map((a, index) => ({
       index,
@@ -243,6 +258,7 @@ async function parseOrFallback(raw: Buffer | Readable, fallbackFrom: string, siz
       urgent: isUrgent(mail),
       parseError: null,
       headers: ruleHeaders(mail),
+      ...(tail === undefined ? {} : { textTail: tail }),
     };
   } catch (err) {
     return unreadable(size, fallbackFrom, err instanceof Error ? err.message : String(err));

@@ -8,6 +8,12 @@ import { peopleKey } from '../conversation/people-key.js';
 
 // Every query here takes the owner's user id: a message id alone never reaches a row.
 
+/**
+ * A content's text, as every reader gets it: a received plain-text mail's is read from its blob
+ * row (migration 043, `text_tail`), anything else's from `text_body`. `c` is the mail_contents alias.
+ */
+export const contentText = (c = 'c') => sql<string>`mw_content_text(${sql.ref(`${c}.text_body`)}, ${sql.ref(`${c}.blob_hash`)}, ${sql.ref(`${c}.text_tail`)})`;
+
 /** The mail_contents columns of a parsed mail: the one mapping, for compose (insertContents) and ingest (filing.repository.ts). */
 export function contentColumns(hash: string, p: ParsedContent) {
   return {
@@ -177,8 +183,9 @@ export async function tagsOf(db: Db, messageIds: number[]): Promise<Map<number, 
 
 export async function findOne(db: Db, userId: number, id: number) {
   return db.selectFrom('messages as m').innerJoin('mail_contents as c', 'c.id', 'm.content_id')
-    .select(fromImportant).select(fromAvatar(userId)).select([...summaryColumns, 'm.bcc', 'm.note', 'm.images_allowed', 'm.blob_hash', 'c.cc_list', 'c.reply_to', 'c.html', 'c.text_body',
+    .select(fromImportant).select(fromAvatar(userId)).select([...summaryColumns, 'm.bcc', 'm.note', 'm.images_allowed', 'm.blob_hash', 'c.cc_list', 'c.reply_to', 'c.html',
       'c.attachments', 'c.message_id', 'c.remote_images', 'c.thread_subject', 'c.in_reply_to', 'c.references_list', 'm.content_id', 'm.auth_results', 'm.conv_id'])
+    .select(contentText().as('text_body'))
     .where('m.user_id', '=', userId).where('m.id', '=', id).executeTakeFirst();
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connect.js';
+import { contentText } from '../message/message.repository.js';
 import { TOKENISED_TEXT, type TokenSource } from './content-tokens.js';
 
 export interface SearchFilter { tsquery: string; mid?: number; since?: Date; until?: Date; attach?: boolean; unread?: boolean }
@@ -45,7 +46,7 @@ export async function searchPage(db: Db, userId: number, f: SearchFilter, limit:
       'm.delivery_state', 'm.send_at', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.snippet', 'c.sent_at',
     ])
     .select(sql<boolean>`EXISTS (SELECT 1 FROM contacts ct WHERE ct.user_id = m.user_id AND ct.important AND ct.email = c.from_address)`.as('from_important'))
-    .select(sql<string>`left(c.text_body, 20000)`.as('text_head'))
+    .select(sql<string>`left(${contentText()}, 20000)`.as('text_head'))
     .select(sql<string[]>`array(SELECT t.name FROM message_tags mt JOIN tags t ON t.id = mt.tag_id WHERE mt.message_id = m.id ORDER BY t.name)`.as('tags'))
     .orderBy('m.received_at', 'desc').orderBy('m.id', 'desc').execute();
 }
@@ -71,7 +72,7 @@ export async function pendingContents(db: Db, limit: number, opts: { after?: num
   let q = db.selectFrom('search_pending as p').innerJoin('mail_contents as c', 'c.id', 'p.content_id')
     .select(['p.content_id as id', 'c.subject', 'c.from_name', 'c.from_address', 'c.to_list', 'c.cc_list'])
     // Only what contentTokens reads crosses to the worker.
-    .select(sql<string>`left(c.text_body, ${TOKENISED_TEXT})`.as('text'))
+    .select(sql<string>`left(${contentText()}, ${TOKENISED_TEXT})`.as('text'))
     .select(sql<string[]>`ARRAY(SELECT a->>'name' FROM jsonb_array_elements(c.attachments) a)`.as('names'));
   if (after > 0) q = q.where('p.content_id', '>', after);
   if (userId !== undefined) q = q.where(({ exists, selectFrom }) => exists(selectFrom('messages as m').select(sql`1`.as('x')).whereRef('m.content_id', '=', 'p.content_id').where('m.user_id', '=', userId)));
