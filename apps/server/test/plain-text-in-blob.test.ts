@@ -46,6 +46,13 @@ it('keeps a plain-text letter\'s body once, in its blob row, and reads it back a
   // Search reads the text through the same function: the word in the body finds the mail.
   const found = await s.get<{ list: { subject: string }[] }>('/h5/search/mail', { q: 'zebrafinchword', size: 50 }, alice);
   expect(found.data.list.map((m) => m.subject)).toEqual(['Kept once']);
+
+  // A rule tried on stored mail reads it through the same function too.
+  const dry = await fetch(`${s.base}/h5/rule/dry-run`, {
+    method: 'POST', headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'body', conditions: [{ field: 'body', op: 'contains', value: 'zebrafinchword' }], actions: [{ type: 'read' }] }),
+  }).then((r) => r.json() as Promise<{ code: number; data: { matched: number } }>);
+  expect(dry).toMatchObject({ code: 200, data: { matched: 1 } });
 });
 
 it('stores the text itself when the body is not UTF-8 as it stands, is not plain, or is kept in a file', async () => {

@@ -151,7 +151,6 @@ export async function parsePlainOrWhole(raw: Buffer | Readable): Promise<ParsedM
   return head;
 }
 
-
 /**
  * `body` as UTF-8 text with each CRLF as LF (a lone CR stays), as
  * `toString('utf8').replace(/\r?\n/g, '\n')` gives it. The CRs are dropped from the bytes, so
