@@ -259,7 +259,10 @@ function report(runs: Run[]) {
 const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mw-vs-peer-'));
 const peerWasRunning = await peerRunning();
 const results: Record<Kind, Run[]> = { peer: [], postgres: [], pglite: [] };
-const perRound: Partial<Record<'postgres' | 'pglite' | 'fsync_us', number>>[] = [];
+// Per round: each system's rate over the peer's, and its two factors (the rate is the cores kept busy over the
+// CPU a mail costs): the peer's machine CPU per mail over the system's ("_cpu") and its busy share over the peer's ("_busy").
+type RoundFigures = Partial<Record<'fsync_us' | `${'postgres' | 'pglite'}${'' | '_cpu' | '_busy'}`, number>>;
+const perRound: RoundFigures[] = [];
 try {
   step(peerWasRunning ? 'the peer is running' : 'setting up and starting the peer (baseline-postfix.sh setup)');
   await ensurePeer();
@@ -269,7 +272,7 @@ try {
   const kinds = (['peer', ...(withPg ? ['postgres' as const] : []), 'pglite'] as Kind[]).filter((k) => !only || only.includes(k));
   for (let r = 1; r <= ROUNDS; r++) {
     // The disk's flush latency moves the ratio more than anything of ours (fsyncMicros): each round says what it was.
-    const ratios: Partial<Record<'postgres' | 'pglite' | 'fsync_us', number>> = { fsync_us: fsyncMicros(tmp) };
+    const ratios: RoundFigures = { fsync_us: fsyncMicros(tmp) };
     step(`round ${r}/${ROUNDS}: an 8 KB write and fdatasync take ${ratios.fsync_us} µs (median of 200)`);
     for (const kind of kinds) {
       step(`round ${r}/${ROUNDS}: ${kind}, ${MESSAGES} messages`);
@@ -277,8 +280,12 @@ try {
       const run = kind === 'peer' ? await peerRun(ackBase) : await mailwingRun(kind, ackBase);
       results[kind].push(run);
       step(`round ${r}/${ROUNDS}: ${kind} ${JSON.stringify(run)}`);
-      const peerRate = results.peer.at(-1)?.msgs_per_s;
-      if (kind !== 'peer' && peerRate) ratios[kind] = round(run.msgs_per_s / peerRate, 2);
+      const lastPeer = results.peer.at(-1);
+      if (kind !== 'peer' && lastPeer) {
+        ratios[kind] = round(run.msgs_per_s / lastPeer.msgs_per_s, 2);
+        ratios[`${kind}_cpu`] = round(lastPeer.machine_cpu_s / lastPeer.sent / (run.machine_cpu_s / run.sent), 2);
+        ratios[`${kind}_busy`] = round(run.busy_pct / lastPeer.busy_pct, 2);
+      }
     }
     perRound.push(ratios);
   }
