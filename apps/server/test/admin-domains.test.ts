@@ -6,6 +6,7 @@ import type { Branding, CheckedRecord, DomainStatus, DomainStatusList, WelcomePr
 import { dkimTxtRecord } from '../src/features/admin/company.service.js';
 import { domainResolver } from '../src/features/domain-check/dns-check.js';
 import { DomainCheckService } from '../src/features/domain-check/domain-check.service.js';
+import { contentText } from '../src/features/message/message.repository.js';
 import { sendWelcome } from '../src/features/welcome/welcome.service.js';
 import { startDnsStandIn, type Zone } from './dns-standin.js';
 import { startTestServer, type Envelope, type TestServer } from './harness.js';
@@ -153,7 +154,7 @@ describe('domain checks', () => {
 
 describe('welcome mail', () => {
   const inboxSubjects = async (userId: number) => (await sql<{ subject: string; text_body: string }>`
-    SELECT c.subject, mw_content_text(c.text_body, c.blob_hash, c.text_tail) AS text_body FROM messages m JOIN mail_contents c ON c.id = m.content_id WHERE m.user_id = ${userId} AND m.folder_mid = ${Number(SystemFolder.Inbox)}`.execute(s.rt.services.db)).rows;
+    SELECT c.subject, ${contentText()} AS text_body FROM messages m JOIN mail_contents c ON c.id = m.content_id WHERE m.user_id = ${userId} AND m.folder_mid = ${Number(SystemFolder.Inbox)}`.execute(s.rt.services.db)).rows;
 
   it('has a default, saves a template with variables, previews it, and mails it once to a new user', async () => {
     const t = await s.get<WelcomeTemplate>('/h5/admin/welcome', {}, admin);

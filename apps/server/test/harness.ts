@@ -20,6 +20,8 @@ export interface TestServer {
   login(email: string, password?: string): Promise<string>;
   get<T = unknown>(route: string, query?: Record<string, string | number>, token?: string): Promise<Envelope<T>>;
   post<T = unknown>(route: string, body?: Record<string, string | number>, token?: string): Promise<Envelope<T>>;
+  /** A POST with a JSON body, for routes whose input nests (rules, notes) where a form cannot. */
+  postJson<T = unknown>(route: string, body: unknown, token?: string): Promise<Envelope<T> & { reason?: string }>;
   send(mail: SendMailOptions, envelope?: { from: string; to: string[] }): Promise<{ response: string; accepted: unknown[]; rejected: unknown[] }>;
   /** Stops the runtime and starts a new one on the same data and database, as a process restart would. */
   restart(overrides?: Partial<Config>): Promise<void>;
@@ -108,6 +110,11 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: { s
     },
     get: (route, query, token) => call('GET', route, query, token),
     post: (route, body, token) => call('POST', route, body, token),
+    async postJson<T>(route: string, body: unknown, token?: string) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+      const res = await fetch(`${base}${route}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      return (await res.json()) as Envelope<T> & { reason?: string };
+    },
     send: (mail, envelope) => transport.sendMail(envelope ? { ...mail, envelope } : mail),
     async stop() {
       await halt();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DryRun, MailList, Rule, RuleInput, RuleJob, SendResult, Tag } from '@mailwing/shared';
 import { compile, evaluate, type RuleMail } from '../src/features/mail-rule/rule-evaluator.js';
 import { parseMail } from '../src/features/message/mail-parse.js';
-import { startDemo, type Envelope, type TestServer } from './harness.js';
+import { startDemo, type TestServer } from './harness.js';
 import { startMxStandIn, type MxStandIn } from './mx-standin.js';
 
 let s: TestServer;
@@ -22,10 +22,7 @@ afterAll(async () => {
   await mx.close();
 });
 
-async function json<T>(route: string, body: unknown, token: string): Promise<Envelope<T> & { reason?: string }> {
-  const res = await fetch(`${s.base}${route}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return (await res.json()) as Envelope<T> & { reason?: string };
-}
+const json = <T>(route: string, body: unknown, token: string) => s.postJson<T>(route, body, token);
 
 async function rule(token: string, input: Partial<RuleInput> & Pick<RuleInput, 'conditions' | 'actions'>): Promise<Rule> {
   const r = await json<Rule>('/h5/rule/create', { name: 'r', ...input }, token);

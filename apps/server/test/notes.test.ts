@@ -183,10 +183,7 @@ describe('cloud notes', () => {
       const r = await create(alice, body);
       expect([r.code, Object.values(fieldReasons(r))[0] ?? reason(r)]).toEqual([code, why]);
     }
-    const big = await fetch(`${s.base}/h5/note/create`, {
-      method: 'POST', headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'big', html: 'x'.repeat(1_500_001) }),
-    }).then((r) => r.json() as Promise<Envelope<unknown>>);
+    const big = await s.postJson('/h5/note/create', { title: 'big', html: 'x'.repeat(1_500_001) }, alice);
     expect([big.code, fieldReasons(big).html]).toEqual([422, 'input.too_long']);
     expect((await s.get('/h5/note/get', { id: '1'.repeat(16) }, alice)).code).toBe(422);
     expect((await s.post('/h5/note/unlock', { id: '1', proof: 'short' }, alice)).code).toBe(422);

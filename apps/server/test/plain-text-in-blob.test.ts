@@ -48,10 +48,8 @@ it('keeps a plain-text letter\'s body once, in its blob row, and reads it back a
   expect(found.data.list.map((m) => m.subject)).toEqual(['Kept once']);
 
   // A rule tried on stored mail reads it through the same function too.
-  const dry = await fetch(`${s.base}/h5/rule/dry-run`, {
-    method: 'POST', headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'body', conditions: [{ field: 'body', op: 'contains', value: 'zebrafinchword' }], actions: [{ type: 'read' }] }),
-  }).then((r) => r.json() as Promise<{ code: number; data: { matched: number } }>);
+  const dry = await s.postJson<{ matched: number }>('/h5/rule/dry-run',
+    { name: 'body', conditions: [{ field: 'body', op: 'contains', value: 'zebrafinchword' }], actions: [{ type: 'read' }] }, alice);
   expect(dry).toMatchObject({ code: 200, data: { matched: 1 } });
 });
 
