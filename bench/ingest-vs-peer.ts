@@ -231,6 +231,9 @@ function summarize(m: Awaited<ReturnType<typeof measure>>, lost: number): Run {
   };
 }
 
+/** The whole machine's CPU per mail in a run, ms (the load client and anyone else included). */
+const machineMsPerMail = (r: Run) => (1000 * r.machine_cpu_s) / r.sent;
+
 function report(runs: Run[]) {
   if (runs.length === 0) return null;
   const sent = runs.reduce((a, r) => a + r.sent, 0);
@@ -245,7 +248,7 @@ function report(runs: Run[]) {
     msgs_per_s_with_after: round(median(runs.map((r) => r.sent / (r.sent / r.msgs_per_s + r.after_s)))),
     // On PostgreSQL, the part of cpu_ms_per_msg spent in the database's backends.
     db_cpu_ms_per_msg: round(median(runs.map((r) => (1000 * r.db_cpu_s) / r.sent)), 2),
-    machine_cpu_ms_per_msg: round(median(runs.map((r) => (1000 * r.machine_cpu_s) / r.sent)), 2),
+    machine_cpu_ms_per_msg: round(median(runs.map(machineMsPerMail)), 2),
     busy_pct: runs.map((r) => r.busy_pct),
     // cpuProbeMicros before each run: a higher figure is a slower machine for that run.
     cpu_probe_us: runs.map((r) => r.cpu_probe_us),
@@ -283,7 +286,7 @@ try {
       const lastPeer = results.peer.at(-1);
       if (kind !== 'peer' && lastPeer) {
         ratios[kind] = round(run.msgs_per_s / lastPeer.msgs_per_s, 2);
-        ratios[`${kind}_cpu`] = round(lastPeer.machine_cpu_s / lastPeer.sent / (run.machine_cpu_s / run.sent), 2);
+        ratios[`${kind}_cpu`] = round(machineMsPerMail(lastPeer) / machineMsPerMail(run), 2);
         ratios[`${kind}_busy`] = round(run.busy_pct / lastPeer.busy_pct, 2);
       }
     }
